@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# tests/run.sh - run every tests/lab*.sh in order and end with the line
+# "N passed, M failed" (", K skipped" after it when checks were skipped).
+# Exit status 1 when any check failed.  Run it through `make test`, which
+# builds the programs first.
+cd "$(dirname "$0")/.." || exit 1
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+. tests/lib.sh
+
+thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)
+echo "# $(./frames --version 2>/dev/null || echo frames) | THP: $thp"
+for t in tests/lab*.sh; do
+	echo "== $t"
+	. "$t"
+done
+
+line="$PASSED passed, $FAILED failed"
+[ "$SKIPPED" -gt 0 ] && line="$line, $SKIPPED skipped"
+echo "$line"
+[ "$FAILED" -eq 0 ]
