@@ -12,7 +12,7 @@ LDLIBS  ?=
 FRAMES  ?= 100
 
 LABS := frames malloc_variance threads yes
-TEST_BINS := tests/bin/test_bench
+TEST_BINS :=
 
 .PHONY: all run test clean help results
 all: $(LABS)
