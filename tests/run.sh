@@ -8,8 +8,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 . tests/lib.sh
 
-thp=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)
-echo "# $(./frames --version 2>/dev/null || echo frames) | THP: $thp"
+./frames --env 2>/dev/null || echo "# (./frames --env failed)"
 for t in tests/lab*.sh; do
 	echo "== $t"
 	. "$t"

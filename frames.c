@@ -1,0 +1,548 @@
+/*
+ * frames.c - Lab 1: 63 MiB a frame.
+ *
+ * A video pipeline allocates one 3840x2160 frame of 64-bit pixels
+ * (66,355,200 bytes), renders into it, checks it and frees it, 100 times.
+ * By default glibc serves every such block with a fresh mmap() and returns
+ * it with munmap(), so every page of every frame faults, twice: the
+ * renderer reads what it draws over (the zero page is mapped), then writes
+ * (a private page is zeroed and mapped).  --tune keeps the memory between
+ * frames with two mallopt() calls; the faults vanish, the program runs
+ * several times faster, and a bug appears: malloc() never promised a black
+ * frame, and a reused frame still holds the last one.
+ *
+ * Build: make frames                (or: make CC=clang OPT=-O0 frames)
+ * Run:   ./frames --alloc malloc    the skeleton as shipped
+ *        ./frames --tune --alloc malloc        faster, and corrupt
+ *        ./frames --tune                       calloc: fast and correct
+ *        make run                              the whole walkthrough
+ * Look at: minor faults (and faults/frame against the prediction), time,
+ *        corrupt pixels, and which frames came from mmap.
+ */
+#include "tools/bench.h"
+
+#include <getopt.h>
+#include <malloc.h>
+#include <sys/prctl.h>
+
+#define WIDTH 3840u                  /* pixels per row */
+#define HEIGHT 2160u
+#define FRAME_BYTES ((uint64_t)WIDTH * HEIGHT * sizeof(uint64_t))
+#define SAMPLE_STRIDE 8u             /* check_frame() looks at every 8th pixel */
+#define MIB (1024.0 * 1024.0)
+
+enum alloc_kind { ALLOC_CALLOC, ALLOC_MALLOC, ALLOC_MEMSET, ALLOC_ONCE };
+
+static const char *const alloc_names[] = { "calloc", "malloc", "memset", "once" };
+static const char *const alloc_blurbs[] = {
+	"calloc() per frame (the completed program)",
+	"malloc() per frame (the skeleton as shipped)",
+	"malloc() + memset() per frame",
+	"one malloc() for the run, memset() per frame (the floor)",
+};
+
+struct options {
+	unsigned frames;
+	enum alloc_kind alloc;
+	int tune;
+	uint64_t size;       /* bytes per frame */
+	uint64_t vary;       /* each frame's size moves by up to this much */
+	int csv;
+	int no_thp;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: %s [options]\n"
+		"Allocate, render, check and free one frame at a time; report time,\n"
+		"page faults and corrupt pixels.\n"
+		"  -n, --frames N      frames to render (default 100)\n"
+		"  -a, --alloc KIND    calloc (default, the completed program), malloc\n"
+		"                      (the skeleton), memset (malloc + memset), once\n"
+		"                      (allocate one frame for the run, clear it per frame)\n"
+		"  -t, --tune          mallopt(M_MMAP_MAX, 0) and mallopt(M_TRIM_THRESHOLD, -1)\n"
+		"  -s, --size BYTES    bytes per frame (default %" PRIu64 "; K, M, G suffixes)\n"
+		"  -v, --vary BYTES    vary each frame's size by up to BYTES (fixed seed)\n"
+		"      --no-thp        turn transparent huge pages off for this process\n"
+		"      --csv           print a CSV header and one row instead\n"
+		"      --env           print the environment line and exit\n"
+		"  -h, --help          this text\n",
+		bench_prog, FRAME_BYTES);
+}
+
+/* ------------------------------------------------------------ the work */
+
+/* A pixel is four 16-bit channels: alpha (always opaque, so no pixel is
+ * 0), a blue that changes per frame, a green gradient down and a red one
+ * across.  The top three channels are the same along a row. */
+static inline uint64_t row_colour(size_t y, unsigned frame)
+{
+	return (0xffffull << 48) | ((uint64_t)(frame * 601u & 0xffff) << 32) |
+	       ((uint64_t)(y * 30u & 0xffff) << 16);
+}
+
+static inline uint64_t pixel(uint64_t row, size_t x)
+{
+	return row | ((x * 17u) & 0xffff);
+}
+
+/*
+ * Composite this frame's picture onto the buffer, row by row.  Like a real
+ * compositor it first looks at what it draws over: a blank row takes the
+ * fast path (plain stores), anything else is blended (added).  On a black
+ * frame both give the same picture.  The look is a separate pass on
+ * purpose: a read-modify-write instruction faults once, as a write, while
+ * a read that comes first faults on its own and maps the zero page; this
+ * way every compiler and -O level makes the same faults.
+ */
+static void render_frame(uint64_t *f, size_t npix, unsigned frame)
+{
+	for (size_t start = 0, y = 0; start < npix; start += WIDTH, y++) {
+		size_t w = npix - start < WIDTH ? npix - start : WIDTH;
+		uint64_t *row = f + start, seen = 0, c = row_colour(y, frame);
+
+		for (size_t x = 0; x < w; x++)
+			seen |= row[x];
+		if (seen == 0)
+			for (size_t x = 0; x < w; x++)
+				row[x] = pixel(c, x);
+		else
+			for (size_t x = 0; x < w; x++)
+				row[x] += pixel(c, x);
+	}
+}
+
+/* Count sampled pixels that differ from the picture drawn on black.
+ * *sampled gets how many were looked at. */
+static uint64_t check_frame(const uint64_t *f, size_t npix, unsigned frame, uint64_t *sampled)
+{
+	uint64_t bad = 0, n = 0;
+
+	/* WIDTH is a multiple of SAMPLE_STRIDE, so every row starts on a sample. */
+	for (size_t start = 0, y = 0; start < npix; start += WIDTH, y++) {
+		size_t w = npix - start < WIDTH ? npix - start : WIDTH;
+		uint64_t c = row_colour(y, frame);
+
+		for (size_t x = 0; x < w; x += SAMPLE_STRIDE, n++)
+			bad += f[start + x] != pixel(c, x);
+	}
+	*sampled += n;
+	return bad;
+}
+
+/* The per-frame allocation, as each variant of the program writes it.
+ * bench_sink() stops the compiler from turning malloc + reads into calloc
+ * (which would hide the bug) or deleting the memset. */
+static uint64_t *alloc_frame(enum alloc_kind kind, size_t bytes)
+{
+	void *p = kind == ALLOC_CALLOC ? calloc(1, bytes) : malloc(bytes);
+
+	if (!p)
+		die("cannot allocate a frame of %zu bytes", bytes);
+	bench_sink(p);
+	if (kind == ALLOC_MEMSET)
+		memset(p, 0, bytes);
+	bench_sink(p);
+	return p;
+}
+
+/* Frame sizes for --vary: size +/- vary, a multiple of 8, fixed seed so
+ * every run (and every compiler) sees the same sequence. */
+static size_t frame_size(const struct options *o, uint64_t *seed)
+{
+	uint64_t x = *seed, span = 2 * o->vary + 1;
+
+	if (!o->vary)
+		return o->size;
+	x ^= x << 13, x ^= x >> 7, x ^= x << 17;      /* xorshift64 */
+	*seed = x;
+	return (size_t)((o->size - o->vary + x % span) & ~(uint64_t)7);
+}
+
+/* ------------------------------------------------ the allocator policy */
+
+/* The settings that decide where a big block comes from and whether
+ * free() gives it back: glibc's defaults, then the environment, then
+ * --tune.  Used to predict the fault count from first principles. */
+struct policy {
+	uint64_t mmap_threshold, trim_threshold, top_pad, mmap_max;
+	unsigned perturb;
+	int dynamic;         /* the threshold still adapts (nothing was set) */
+};
+
+/* glibc 2.36 reads tunable values like strtoul with base 0: "64M" is 64,
+ * "abc" is 0, "010" is 8.  Mimic that, so the prediction follows what
+ * glibc really did with a mistyped value. */
+static uint64_t tunable_value(const char *s)
+{
+	return strtoull(s, NULL, 0);
+}
+
+static void policy_set(struct policy *p, const char *name, const char *val)
+{
+	uint64_t v = tunable_value(val);
+
+	if (!strcmp(name, "mmap_threshold"))
+		p->mmap_threshold = v, p->dynamic = 0;
+	else if (!strcmp(name, "trim_threshold"))
+		p->trim_threshold = v, p->dynamic = 0;
+	else if (!strcmp(name, "top_pad"))
+		p->top_pad = v, p->dynamic = 0;
+	else if (!strcmp(name, "mmap_max"))
+		p->mmap_max = v, p->dynamic = 0;
+	else if (!strcmp(name, "perturb"))
+		p->perturb = (unsigned)(v & 0xff);
+}
+
+static struct policy policy_from_environment(void)
+{
+	static const char *const aliases[][2] = {
+		{ "MALLOC_MMAP_THRESHOLD_", "mmap_threshold" },
+		{ "MALLOC_TRIM_THRESHOLD_", "trim_threshold" },
+		{ "MALLOC_TOP_PAD_", "top_pad" },
+		{ "MALLOC_MMAP_MAX_", "mmap_max" },
+		{ "MALLOC_PERTURB_", "perturb" },
+	};
+	struct policy p = { 128 << 10, 128 << 10, 128 << 10, 65536, 0, 1 };
+	const char *t = getenv("GLIBC_TUNABLES");
+
+	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+		const char *v = getenv(aliases[i][0]);
+		if (v)
+			policy_set(&p, aliases[i][1], v);
+	}
+	/* glibc.malloc.NAME=VALUE items separated by ':' */
+	while (t && *t) {
+		size_t len = strcspn(t, ":");
+		char item[256];
+
+		if (len < sizeof item) {
+			memcpy(item, t, len);
+			item[len] = '\0';
+			char *eq = strchr(item, '=');
+			if (eq && !strncmp(item, "glibc.malloc.", 13)) {
+				*eq = '\0';
+				policy_set(&p, item + 13, eq + 1);
+			}
+		}
+		t += len + (t[len] == ':');
+	}
+	return p;
+}
+
+/* --tune: keep the frame's memory between frames.  mallopt() returns 1 for
+ * almost anything, so a 0 is worth stopping for; a 1 proves little. */
+static void tune_allocator(struct policy *p, int verbose)
+{
+	if (mallopt(M_MMAP_MAX, 0) != 1)
+		die("mallopt(M_MMAP_MAX, 0) refused");
+	if (mallopt(M_TRIM_THRESHOLD, -1) != 1)
+		die("mallopt(M_TRIM_THRESHOLD, -1) refused");
+	p->mmap_max = 0;
+	p->trim_threshold = UINT64_MAX;
+	p->dynamic = 0;
+	if (verbose)
+		printf("tune: mallopt(M_MMAP_MAX, 0) = 1: big blocks come from the heap, never from mmap\n"
+		       "tune: mallopt(M_TRIM_THRESHOLD, -1) = 1: free() never shrinks the heap, so a frame's\n"
+		       "      pages stay mapped for the next frame\n");
+}
+
+/* ----------------------------------------------------------- prediction */
+
+struct prediction {
+	uint64_t faults;
+	unsigned fresh_frames;   /* frames that ran on pages never touched before */
+	unsigned mmap_frames;
+	int per_page;            /* faults per fresh page: 2 read first, 1 write first */
+};
+
+static uint64_t pages(uint64_t bytes, uint64_t page)
+{
+	return (bytes + page - 1) / page;
+}
+
+/*
+ * Walk the frames through glibc's policy for one live block of a fixed
+ * size, as malloc.c does it (sysmalloc, __libc_free, systrim), and count
+ * the faults the touches must take:
+ *  - a block comes from mmap when the heap top is too small, the chunk is at
+ *    least the mmap threshold and mmap_max allows it; its pages are new, and
+ *    the first one is faulted by malloc writing the chunk header;
+ *  - freeing an mmapped chunk under 32 MiB raises the threshold to its size
+ *    and the trim threshold to twice that (the dynamic threshold);
+ *  - otherwise the heap top grows by the request plus top_pad; freeing the
+ *    block merges it back into the top, and a top of trim_threshold or more
+ *    is cut back to top_pad;
+ *  - pages first touched by a read fault twice (zero page, then a copy),
+ *    pages first touched by a write (memset, perturb fill) once.
+ * Not modelled: sizes that vary, thread arenas, transparent huge pages.
+ */
+static struct prediction predict_faults(const struct options *o, const struct policy *pol)
+{
+	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	const uint64_t chunk = (o->size + 8 + 15) & ~(uint64_t)15;  /* request2size */
+	const uint64_t mapped = (chunk + 8 + page - 1) & ~(page - 1);
+	uint64_t thr = pol->mmap_threshold, trim = pol->trim_threshold;
+	uint64_t top = pol->top_pad, present = 0;   /* the first top is untouched */
+	struct prediction pr = { 0, 0, 0, 1 };
+	int write_first = o->alloc == ALLOC_MEMSET || o->alloc == ALLOC_ONCE || pol->perturb;
+	unsigned allocs = o->alloc == ALLOC_ONCE ? 1 : o->frames;
+
+	pr.per_page = write_first ? 1 : 2;
+	for (unsigned i = 0; i < allocs; i++) {
+		if (top < chunk && chunk >= thr && pol->mmap_max > 0) {
+			uint64_t n = pages(16 + o->size, page);
+			pr.faults += write_first ? n : 1 + 2 * (n - 1);
+			pr.fresh_frames++, pr.mmap_frames++;
+			if (pol->dynamic && mapped > thr && (mapped | 2) <= (32u << 20))
+				thr = mapped, trim = 2 * mapped;
+			continue;
+		}
+		if (top < chunk)
+			top = chunk + pol->top_pad;
+		if (chunk > present) {
+			pr.faults += pages(chunk - present, page) * (uint64_t)pr.per_page;
+			pr.fresh_frames += chunk - present > chunk / 2;
+			present = chunk;
+		}
+		if (o->alloc == ALLOC_ONCE)
+			break;
+		if (top >= trim)        /* systrim keeps top_pad */
+			top = present = pol->top_pad;
+	}
+	return pr;
+}
+
+static void explain_prediction(char *buf, size_t len, const struct prediction *pr,
+			       unsigned frames, const struct policy *pol)
+{
+	const char *why = pr->per_page == 2
+		? "2 per page: the read maps the zero page, the write copies it"
+		: pol->perturb ? "1 per page: perturb's fill writes each page first"
+		: "1 per page: memset writes each page first";
+
+	snprintf(buf, len, "%u of %u frames on fresh pages (%u from mmap), %s%s",
+		 pr->fresh_frames, frames, pr->mmap_frames, why,
+		 pr->fresh_frames < frames ? "; the rest reuse mapped pages" : "");
+}
+
+/* -------------------------------------------------------------- running */
+
+struct result {
+	double seconds;
+	struct bench_usage use;
+	uint64_t corrupt, sampled;
+	unsigned mmap_frames;    /* frames whose address lay outside the brk heap */
+	size_t max_bytes;
+};
+
+/* Is p outside the brk heap, i.e. from mmap?  sbrk(0) only reads glibc's
+ * cached break (no system call), so this does not disturb the run. */
+static int from_mmap(const void *p, const char *heap_lo)
+{
+	const char *c = p;
+
+	return !(c >= heap_lo && c < (const char *)sbrk(0));
+}
+
+static struct result run_frames(const struct options *o, const char *heap_lo)
+{
+	struct result r = { 0 };
+	struct bench_usage u0;
+	uint64_t seed = 0x9e3779b97f4a7c15ull, *once = NULL;
+	double t0;
+
+	u0 = bench_usage_now();
+	t0 = bench_now();
+	if (o->alloc == ALLOC_ONCE) {
+		once = alloc_frame(ALLOC_MALLOC, o->size + o->vary);
+		r.mmap_frames = from_mmap(once, heap_lo);
+	}
+	/* Nothing in this loop prints: a stdio buffer allocated here could land
+	 * above the frame and pin the heap top. */
+	for (unsigned i = 0; i < o->frames; i++) {
+		size_t bytes = frame_size(o, &seed);
+		uint64_t *f;
+
+		if (once) {
+			f = once;
+			memset(f, 0, bytes);
+		} else {
+			f = alloc_frame(o->alloc, bytes);
+			r.mmap_frames += from_mmap(f, heap_lo);
+		}
+		render_frame(f, bytes / sizeof *f, i);
+		r.corrupt += check_frame(f, bytes / sizeof *f, i, &r.sampled);
+		if (bytes > r.max_bytes)
+			r.max_bytes = bytes;
+		bench_sink(f);
+		if (!once)
+			free(f);
+	}
+	if (once) {
+		bench_sink(once);
+		free(once);
+	}
+	r.seconds = bench_now() - t0;
+	r.use = bench_usage_delta(u0, bench_usage_now());
+	return r;
+}
+
+/* "63 MiB", "1.5 MiB", "4 KiB": whole units for big sizes, as in the lab text. */
+static const char *human_size(uint64_t b, char *buf, size_t len)
+{
+	if (b >= (10u << 20))
+		snprintf(buf, len, "%.0f MiB", b / MIB);
+	else if (b >= (1u << 20))
+		snprintf(buf, len, "%.3g MiB", b / MIB);
+	else
+		snprintf(buf, len, "%.3g KiB", b / 1024.0);
+	return buf;
+}
+
+static void print_report(const struct options *o, const struct result *r,
+			 const struct prediction *pr, const struct policy *pol)
+{
+	char a[32], b[32], why[256];
+
+	if (o->vary)
+		printf("%u frames of %s (varying by up to %s)\n", o->frames,
+		       human_size(o->size, a, sizeof a), human_size(o->vary, b, sizeof b));
+	else
+		printf("%u frames of %s\n", o->frames, human_size(o->size, a, sizeof a));
+	printf("  time:            %.3f s\n", r->seconds);
+	printf("  minor faults:    %ld\n", r->use.minflt);
+	printf("  max RSS:         %.0f MiB\n", r->use.maxrss_kib / 1024.0);
+	printf("  corrupt pixels:  %" PRIu64 "\n", r->corrupt);
+	printf("  sampled pixels:  %" PRIu64 "\n", r->sampled);
+	printf("  faults/frame:    %.1f\n", (double)r->use.minflt / o->frames);
+	if (o->vary) {
+		printf("  predicted:       n/a (the model covers fixed sizes only)\n");
+	} else {
+		explain_prediction(why, sizeof why, pr, o->frames, pol);
+		printf("  predicted:       %" PRIu64 " (%s)\n", pr->faults, why);
+	}
+	printf("  from mmap:       %u of %u frames\n", r->mmap_frames,
+	       o->alloc == ALLOC_ONCE ? 1 : o->frames);
+	printf("  user time:       %.3f s\n", r->use.user_s);
+	printf("  sys time:        %.3f s\n", r->use.sys_s);
+	printf("  alloc:           %s, %s\n", alloc_blurbs[o->alloc],
+	       o->tune ? "tuned with mallopt()" : "allocator settings from the environment");
+}
+
+static void print_csv(const struct options *o, const struct result *r,
+		      const struct prediction *pr)
+{
+	char thp[160], env[512];
+
+	printf("alloc,tuned,frames,size,vary,time_s,minor_faults,faults_per_frame,"
+	       "predicted_faults,max_rss_mib,corrupt_pixels,sampled_pixels,mmap_frames,"
+	       "user_s,sys_s,glibc,thp,malloc_env\n");
+	printf("%s,%d,%u,%" PRIu64 ",%" PRIu64 ",%.3f,%ld,%.1f,", alloc_names[o->alloc],
+	       o->tune, o->frames, o->size, o->vary, r->seconds, r->use.minflt,
+	       (double)r->use.minflt / o->frames);
+	if (o->vary)
+		printf("n/a,");
+	else
+		printf("%" PRIu64 ",", pr->faults);
+	/* The environment fields may hold commas; quote them. */
+	printf("%.0f,%" PRIu64 ",%" PRIu64 ",%u,%.3f,%.3f,%s,\"%s\",\"%s\"\n",
+	       r->use.maxrss_kib / 1024.0, r->corrupt, r->sampled, r->mmap_frames,
+	       r->use.user_s, r->use.sys_s, gnu_get_libc_version(),
+	       bench_thp(thp, sizeof thp), bench_malloc_env(env, sizeof env));
+}
+
+/* -------------------------------------------------------------- options */
+
+static struct options parse_options(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "frames", required_argument, NULL, 'n' },
+		{ "alloc", required_argument, NULL, 'a' },
+		{ "tune", no_argument, NULL, 't' },
+		{ "size", required_argument, NULL, 's' },
+		{ "vary", required_argument, NULL, 'v' },
+		{ "no-thp", no_argument, NULL, 'T' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "env", no_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct options o = { 100, ALLOC_CALLOC, 0, FRAME_BYTES, 0, 0, 0 };
+	uint64_t v;
+	int c, k;
+
+	opterr = 0;     /* our own message, then the usage */
+	while ((c = getopt_long(argc, argv, ":n:a:ts:v:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (bench_parse_u64(optarg, 1, 1000000, &v))
+				bad_usage(usage, "--frames wants a whole number from 1 to 1000000, not '%s'", optarg);
+			o.frames = (unsigned)v;
+			break;
+		case 'a':
+			for (k = 0; k < 4 && strcmp(optarg, alloc_names[k]); k++)
+				;
+			if (k == 4)
+				bad_usage(usage, "--alloc wants calloc, malloc, memset or once, not '%s'", optarg);
+			o.alloc = (enum alloc_kind)k;
+			break;
+		case 't': o.tune = 1; break;
+		case 's':
+			if (bench_parse_size(optarg, WIDTH * sizeof(uint64_t), 1ull << 36, &o.size))
+				bad_usage(usage, "--size wants bytes from 30720 (one row) to 64G, e.g. 63M, not '%s'", optarg);
+			break;
+		case 'v':
+			if (bench_parse_size(optarg, 0, 1ull << 36, &o.vary))
+				bad_usage(usage, "--vary wants bytes, e.g. 1536K, not '%s'", optarg);
+			break;
+		case 'T': o.no_thp = 1; break;
+		case 'c': o.csv = 1; break;
+		case 'e': bench_env_line(stdout); exit(0);
+		case 'h': usage(stdout); exit(0);
+		case ':': bad_usage(usage, "%s needs a value", argv[optind - 1]);
+		default:  bad_usage(usage, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		bad_usage(usage, "unexpected argument '%s'", argv[optind]);
+	o.size &= ~(uint64_t)7;   /* whole pixels */
+	if (o.vary && o.vary + WIDTH * sizeof(uint64_t) > o.size)
+		bad_usage(usage, "--vary must leave at least one row: it is larger than --size");
+	return o;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct policy pol;
+	struct prediction pr;
+	struct result r;
+	const char *heap_lo;
+
+	bench_prog = argv[0];
+	o = parse_options(argc, argv);
+	heap_lo = sbrk(0);       /* where the brk heap starts */
+	if (o.no_thp && prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) != 0)
+		die("prctl(PR_SET_THP_DISABLE)");
+	pol = policy_from_environment();
+	/* Print the header now: stdout's buffer is allocated on first use,
+	 * and it should sit below the frames, not above them. */
+	if (!o.csv) {
+		bench_env_line(stdout);
+		if (o.no_thp)
+			printf("# transparent huge pages disabled for this process (--no-thp)\n");
+	}
+	if (o.tune)
+		tune_allocator(&pol, !o.csv);
+	fflush(stdout);
+
+	r = run_frames(&o, heap_lo);
+	pr = predict_faults(&o, &pol);
+	if (o.csv)
+		print_csv(&o, &r, &pr);
+	else
+		print_report(&o, &r, &pr, &pol);
+	return 0;
+}

@@ -1,0 +1,185 @@
+# tests/lab1.sh - frames: fault counts from first principles, corrupt
+# pixels, system calls, compilers, and the command line.  Sourced by
+# tests/run.sh (which provides pass/fail/skip and friends from lib.sh).
+#
+# The arithmetic every prediction below starts from: a frame is
+# 66,355,200 bytes; an mmapped chunk puts a 16-byte header before it, so
+# the block touches P = ceil((66,355,200 + 16) / 4096) = 16,201 pages.
+# malloc writes the header (1 fault on the first page); the renderer reads
+# each other page before writing it (2 faults each).  A memset or perturb
+# fill writes first (1 fault a page).  Tolerance: 1% - the counts are
+# exact to a few faults here, the slack is for kernels that fault-around
+# differently.  THP would change all of this, so with THP "always" every
+# run gets --no-thp.
+
+L1N=5                                   # frames per run: small and quick
+L1P=$(( (66355200 + 16 + 4095) / 4096 ))
+L1S=1036800                             # sampled pixels per frame
+L1X=
+grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
+	{ L1X=--no-thp; echo "note: THP is 'always' here; frames runs with --no-thp"; }
+
+# frames_run NAME [VAR=value...] -- ARGS...: run ./frames into $TMP/NAME.
+frames_run() {
+	local name=$1 envs=()
+	shift
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	env "${envs[@]}" ./frames $L1X --frames $L1N "$@" >"$TMP/$name" 2>&1
+}
+
+# expect NAME FAULTS CORRUPT: the run's faults within 1% of FAULTS, its
+# own prediction within 1% of the same number, and exactly CORRUPT bad pixels.
+expect() {
+	local f=$TMP/$1
+	near "lab1 $1: minor faults" "$(field "$f" "minor faults")" "$2" 1
+	near "lab1 $1: the program's prediction" "$(field "$f" predicted)" "$2" 1
+	cmp_num "lab1 $1: corrupt pixels" "$(field "$f" "corrupt pixels")" -eq "$3"
+}
+
+read_first=$(( L1N * (1 + 2 * (L1P - 1)) ))   # fresh mmap per frame, read before write
+write_first=$(( L1N * L1P ))                  # fresh mmap per frame, written first
+all=$(( L1N * L1S ))
+
+frames_run default_malloc -- --alloc malloc
+expect default_malloc $read_first 0
+frames_run default_calloc --
+expect default_calloc $read_first 0           # calloc skips clearing fresh mmap memory
+frames_run default_memset -- --alloc memset
+expect default_memset $write_first 0
+
+# Tuned: the heap grows once, so one frame's pages fault, once.
+frames_run tuned_malloc -- --tune --alloc malloc
+expect tuned_malloc $(( 2 * L1P )) $(( (L1N - 1) * L1S ))   # every frame after the first is dirty
+frames_run tuned_calloc -- --tune
+expect tuned_calloc $(( 2 * L1P )) 0
+frames_run tuned_memset -- --tune --alloc memset
+expect tuned_memset $L1P 0
+frames_run once -- --alloc once
+expect once $L1P 0
+
+# The same from outside, through the tunables.
+frames_run env_no_trim GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295 -- --alloc malloc
+expect env_no_trim $(( 2 * L1P )) $(( (L1N - 1) * L1S ))
+# perturb=170 fills each malloc'd block with 0x55: all sampled pixels are
+# wrong, and the fill's write is the first touch (half the faults).
+frames_run perturb GLIBC_TUNABLES=glibc.malloc.perturb=170 -- --alloc malloc
+expect perturb $write_first $all
+# mmap_max=0 alone: the heap is trimmed after each frame back to top_pad
+# (128 KiB = 32 pages), whose pages stay mapped: 64 fewer faults a frame.
+frames_run mmap_max GLIBC_TUNABLES=glibc.malloc.mmap_max=0 -- --alloc malloc
+near "lab1 mmap_max: minor faults" "$(field "$TMP/mmap_max" "minor faults")" $(( L1N * 2 * L1P - (L1N - 1) * 64 )) 1
+cmp_num "lab1 mmap_max: from mmap" "$(field "$TMP/mmap_max" "from mmap")" -eq 0
+cmp_num "lab1 default: from mmap" "$(field "$TMP/default_malloc" "from mmap")" -eq $L1N
+
+# mallopt accepted, and said so.
+if [ "$(grep -c '^tune: mallopt(.*) = 1' "$TMP/tuned_malloc")" -eq 2 ]; then
+	pass "lab1 --tune: both mallopt() calls returned 1 and were reported"
+else
+	fail "lab1 --tune: mallopt report" "$(grep tune: "$TMP/tuned_malloc")"
+fi
+grep -q '^# glibc .* | THP enabled=' "$TMP/default_malloc" &&
+	pass "lab1 header names glibc, kernel and THP" ||
+	fail "lab1 header" "$(head -n 1 "$TMP/default_malloc")"
+
+# System calls per frame: the difference between a 2-frame and a 6-frame
+# run is 4 frames' worth, whatever start-up costs.
+if strace_ok; then
+	l1_calls() { # NAME FRAMES ARGS...: brk mmap munmap counts
+		local name=$1 n=$2
+		shift 2
+		strace -f -c -e trace=brk,mmap,munmap -o "$TMP/$name.st" ./frames $L1X --frames "$n" "$@" >/dev/null 2>&1
+		echo "$(syscall_count "$TMP/$name.st" brk) $(syscall_count "$TMP/$name.st" mmap) $(syscall_count "$TMP/$name.st" munmap)"
+	}
+	read -r b2 m2 u2 <<<"$(l1_calls d2 2 --alloc malloc)"
+	read -r b6 m6 u6 <<<"$(l1_calls d6 6 --alloc malloc)"
+	cmp_num "lab1 strace default: mmap per extra frame x4" $((m6 - m2)) -eq 4
+	cmp_num "lab1 strace default: munmap per extra frame x4" $((u6 - u2)) -eq 4
+	cmp_num "lab1 strace default: no brk per frame" $((b6 - b2)) -eq 0
+	read -r b2 m2 u2 <<<"$(l1_calls t2 2 --tune --alloc malloc)"
+	read -r b6 m6 u6 <<<"$(l1_calls t6 6 --tune --alloc malloc)"
+	cmp_num "lab1 strace tuned: no brk/mmap/munmap per frame" $(( (b6 - b2) + (m6 - m2) + (u6 - u2) )) -eq 0
+	read -r b2 m2 u2 <<<"$(GLIBC_TUNABLES=glibc.malloc.mmap_max=0 l1_calls m2 2 --alloc malloc)"
+	read -r b6 m6 u6 <<<"$(GLIBC_TUNABLES=glibc.malloc.mmap_max=0 l1_calls m6 6 --alloc malloc)"
+	cmp_num "lab1 strace mmap_max=0: 2 brk per extra frame (grow, trim) x4" $((b6 - b2)) -eq 8
+else
+	skip "lab1 strace system-call counts" "$STRACE_WHY"
+fi
+
+# The counts must not depend on the compiler or the optimisation level
+# (GCC -O2 would otherwise turn malloc + read into calloc, hiding the bug).
+l1_build_and_compare() { # CC OPT
+	local bin=$TMP/frames-$1$2
+	if ! command -v "$1" >/dev/null 2>&1; then
+		skip "lab1 $1 $2 agrees" "$1 is not installed"
+		return
+	fi
+	if ! "$1" -std=gnu11 -Wall -Wextra -Werror "$2" -o "$bin" frames.c 2>"$TMP/cc.err"; then
+		fail "lab1 $1 $2 builds warning-free" "$(head -c 300 "$TMP/cc.err")"
+		return
+	fi
+	local args ok=1 why= f c f0 c0
+	for args in "--alloc malloc" "--tune --alloc malloc" "--tune"; do
+		# shellcheck disable=SC2086
+		$bin $L1X --frames 3 $args >"$TMP/cmp" 2>&1
+		# shellcheck disable=SC2086
+		./frames $L1X --frames 3 $args >"$TMP/ref" 2>&1
+		f=$(field "$TMP/cmp" "minor faults"); c=$(field "$TMP/cmp" "corrupt pixels")
+		f0=$(field "$TMP/ref" "minor faults"); c0=$(field "$TMP/ref" "corrupt pixels")
+		if ! awk -v a="$f" -v b="$f0" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= b / 100) }' ||
+		   [ "$c" != "$c0" ]; then
+			ok=0 why="$why [$args: faults $f vs $f0, corrupt $c vs $c0]"
+		fi
+	done
+	[ $ok = 1 ] && pass "lab1 $1 $2: same faults (±1%) and corrupt pixels as the default build" ||
+		fail "lab1 $1 $2 agrees" "$why"
+}
+l1_build_and_compare gcc -O0
+l1_build_and_compare gcc -O2
+l1_build_and_compare clang -O0
+l1_build_and_compare clang -O2
+
+# --csv: one header, one row, same number of fields.
+./frames $L1X --frames 1 --csv >"$TMP/csv" 2>&1
+if [ "$(wc -l <"$TMP/csv")" -eq 2 ] &&
+   [ "$(awk -F, 'NR == 1 { print NF }' "$TMP/csv")" -eq 18 ] &&
+   head -n 1 "$TMP/csv" | grep -q '^alloc,tuned,frames,'; then
+	pass "lab1 --csv: a header and one row"
+else
+	fail "lab1 --csv" "$(head -c 300 "$TMP/csv")"
+fi
+
+# --size and --vary: parsed as binary units; varying sizes are repeatable.
+./frames $L1X --frames 2 --size 30M >"$TMP/s30" 2>&1
+grep -q '^2 frames of 30 MiB$' "$TMP/s30" && pass "lab1 --size 30M is 30 MiB" ||
+	fail "lab1 --size 30M" "$(grep frames "$TMP/s30")"
+./frames $L1X --frames 4 --size 8M --vary 1536K >"$TMP/v1" 2>&1
+./frames $L1X --frames 4 --size 8M --vary 1536K >"$TMP/v2" 2>&1
+s1=$(field "$TMP/v1" "sampled pixels"); s2=$(field "$TMP/v2" "sampled pixels")
+if [ -n "$s1" ] && [ "$s1" = "$s2" ] && [ "$s1" -ne $(( 4 * 8 * 1024 * 1024 / 64 )) ]; then
+	pass "lab1 --vary: sizes vary, the same way every run ($s1 sampled)"
+else
+	fail "lab1 --vary" "sampled '$s1' then '$s2'"
+fi
+
+# The command line: help, and every kind of bad input exits 2 with usage.
+check_exit "lab1 --help exits 0" 0 ./frames --help
+grep -q '^usage: ' "$TMP/out" && pass "lab1 --help prints the usage on stdout" ||
+	fail "lab1 --help" "no usage line on stdout"
+check_usage_error "lab1 rejects --frames 0" ./frames --frames 0
+check_usage_error "lab1 rejects --frames abc" ./frames --frames abc
+check_usage_error "lab1 rejects --frames -3" ./frames --frames -3
+check_usage_error "lab1 rejects --alloc mallok" ./frames --alloc mallok
+check_usage_error "lab1 rejects --size 12Q" ./frames --size 12Q
+check_usage_error "lab1 rejects --size 99999999999G" ./frames --size 99999999999G
+check_usage_error "lab1 rejects --vary larger than --size" ./frames --size 1M --vary 2M
+check_usage_error "lab1 rejects an unknown option" ./frames --turbo
+check_usage_error "lab1 rejects a missing value" ./frames --frames
+check_usage_error "lab1 rejects a stray argument" ./frames 100
+# An allocation that fails says so and exits non-zero (not a crash).
+(ulimit -v 40000; ./frames --frames 1 >"$TMP/out" 2>"$TMP/err"); rc=$?
+if [ $rc -eq 1 ] && grep -q 'cannot allocate' "$TMP/err"; then
+	pass "lab1 a failed allocation is reported, exit 1"
+else
+	fail "lab1 failed allocation" "exit $rc: $(head -c 200 "$TMP/err")"
+fi
