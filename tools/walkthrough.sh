@@ -182,11 +182,13 @@ summary() {
 }
 
 case "${1:-all}" in
-[1-8]) "step$1" ;;
+[1-8])
+	rm -f "$OUT/"*.strace                  # the summary must not reuse these
+	"step$1" ;;
 all)
+	rm -f "$OUT"/*.txt "$OUT"/*.strace    # no stale counts from an earlier run
 	for s in 1 2 3 4 5 6 7 8; do "step$s"; done
 	summary
 	;;
-summary) summary ;;
-*) echo "usage: $0 1..8|all|summary" >&2; exit 2 ;;
+*) echo "usage: $0 1..8|all" >&2; exit 2 ;;
 esac
