@@ -235,6 +235,7 @@ static struct policy policy_from_environment(void)
  * almost anything, so a 0 is worth stopping for; a 1 proves little. */
 static void tune_allocator(struct policy *p, int verbose)
 {
+	errno = 0;      /* mallopt() sets no errno: don't let die() blame a stale one */
 	if (mallopt(M_MMAP_MAX, 0) != 1)
 		die("mallopt(M_MMAP_MAX, 0) refused");
 	if (mallopt(M_TRIM_THRESHOLD, -1) != 1)
