@@ -362,11 +362,48 @@ static int bench_cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Sort n samples in place, ready for bench_pct(). */
+/* Moves v[i] down the max-heap v[0..n) until both children are smaller. */
+__attribute__((unused))
+static void bench_sift_down(uint64_t *v, size_t i, size_t n)
+{
+	for (;;) {
+		size_t big = i, l = 2 * i + 1, r = l + 1;
+		uint64_t t;
+
+		if (l < n && v[l] > v[big])
+			big = l;
+		if (r < n && v[r] > v[big])
+			big = r;
+		if (big == i)
+			return;
+		t = v[i];
+		v[i] = v[big];
+		v[big] = t;
+		i = big;
+	}
+}
+
+/*
+ * Sort n samples in place, ready for bench_pct().  A heapsort rather than
+ * qsort(): glibc's qsort (up to 2.36 at least) mallocs a buffer as big as
+ * the array, and freeing a 1.6 MB mmapped buffer raises the dynamic mmap
+ * threshold and can leave a heap top of that size behind, so sorting one
+ * row's samples would change what the next row measures.  This allocates
+ * nothing.
+ */
 __attribute__((unused))
 static void bench_sort(uint64_t *v, size_t n)
 {
-	qsort(v, n, sizeof *v, bench_cmp_u64);
+	uint64_t t;
+
+	for (size_t i = n / 2; i-- > 0; )
+		bench_sift_down(v, i, n);
+	for (size_t end = n; end > 1; end--) {
+		t = v[0];
+		v[0] = v[end - 1];
+		v[end - 1] = t;
+		bench_sift_down(v, 0, end - 1);
+	}
 }
 
 /*

@@ -1,0 +1,770 @@
+/*
+ * malloc_variance.c - Lab 2: malloc is not slow, it is unpredictable.
+ *
+ * What it shows: the cost of one malloc + touch one byte + free, measured
+ * one call at a time with the serialised TSC and reported as a distribution
+ * (min p50 p90 p99 p99.9 max mean) for each size class: 32 B (tcache),
+ * 4 KiB (the bins), 1 MiB under the default dynamic threshold, 1 MiB forced
+ * onto mmap, 1 MiB kept on the heap, and a 64 B pool (a free list over
+ * pre-faulted memory).  The first row is the timer itself: every row
+ * includes that floor.
+ *
+ * Build and run:   make malloc_variance
+ *                  tools/pin.sh ./malloc_variance          (or: make variance)
+ *                  ./malloc_variance large-mmap --hist
+ *                  ./malloc_variance --help
+ *
+ * What to look for: the medians are tens of ns except where the mmap path
+ * runs (two syscalls and a page fault per call: microseconds); the tails
+ * (p99.9, max) are far from the medians in every row.  faults/it and via
+ * say which path each row really took.  Each row runs in a fresh child
+ * process, because allocator state (the heap top, the dynamic threshold,
+ * mallopt settings) carries from one row to the next: --history runs them
+ * in one process so you can watch that happen.
+ */
+#include "tools/bench.h"
+
+#include <getopt.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#define KIB ((size_t)1 << 10)
+#define MIB ((size_t)1 << 20)
+#define DEFAULT_ITERS 200000
+#define MAX_ITERS 50000000u
+#define MAX_THREADS 64
+#define POOL_BLOCKS 1024        /* the row uses one at a time; 64 KiB */
+#define HIST_BUCKETS 48         /* power-of-two ns buckets: up to 2^47 ns */
+
+enum row_kind { ROW_TIMER, ROW_MALLOC, ROW_POOL };
+
+/* How each row sets up the allocator before it starts.  0 = leave alone. */
+struct row {
+	const char *label;
+	const char *mode;       /* the mode argument that selects it */
+	enum row_kind kind;
+	size_t size;
+	int mmap_threshold;     /* mallopt(M_MMAP_THRESHOLD), bytes */
+	int trim_threshold;     /* mallopt(M_TRIM_THRESHOLD), bytes */
+};
+
+static const struct row rows[] = {
+	{ "timer floor",                  NULL,         ROW_TIMER,  0,       0, 0 },
+	{ "malloc 32 B",                  "small",      ROW_MALLOC, 32,      0, 0 },
+	{ "malloc 4 KiB",                 "medium",     ROW_MALLOC, 4 * KIB, 0, 0 },
+	{ "malloc 1 MiB (default)",       "large",      ROW_MALLOC, MIB,     0, 0 },
+	{ "malloc 1 MiB (forced mmap)",   "large-mmap", ROW_MALLOC, MIB,
+	  512 * 1024, 0 },
+	{ "malloc 1 MiB (heap, no trim)", "large-heap", ROW_MALLOC, MIB,
+	  64 * 1024 * 1024, 128 * 1024 * 1024 },
+	{ "pool 64 B",                    "pool",       ROW_POOL,   64,      0, 0 },
+};
+#define NROWS (sizeof rows / sizeof rows[0])
+
+/* What a row's process reports back.  It lives in a MAP_SHARED page so a
+ * child can fill it in for the parent. */
+struct row_result {
+	long minflt;            /* minor faults during the timed loops */
+	int via_mmap;           /* 1: a probe block after the row was mmapped */
+	int mlock_errno;        /* mlockall in the row's process: 0 = locked */
+	int threshold_capped;   /* mallopt refused 64 MiB; 32 MiB used */
+};
+
+struct config {
+	uint64_t iters;
+	unsigned threads;
+	int hist, csv, mlock, history;
+};
+
+/* The timed samples, in TSC ticks: iters per thread, allocated once with
+ * mmap (never malloc, so the bookkeeping does not disturb the allocator
+ * being measured) and shared with the row processes. */
+static uint64_t *samples;
+
+/* ------------------------------------------------------------------ pool */
+
+/* The alternative to malloc on a hot path: fixed-size blocks on a free
+ * list, carved from memory that was faulted in before timing starts.
+ * Getting and putting a block is two loads and a store: no size classes,
+ * no thresholds, no system calls. */
+struct pool {
+	void *free_list;        /* each free block holds the next one's address */
+	char *base;
+	size_t block, count;
+};
+
+static int pool_init(struct pool *pl, size_t block, size_t count)
+{
+	void *m = mmap(NULL, block * count, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return -1;
+	pl->base = m;
+	pl->block = block;
+	pl->count = count;
+	pl->free_list = NULL;
+	/* Threading the list writes to every block: that pre-faults them. */
+	for (size_t i = count; i-- > 0; ) {
+		void **b = (void **)(pl->base + i * block);
+		*b = pl->free_list;
+		pl->free_list = b;
+	}
+	return 0;
+}
+
+static void pool_destroy(struct pool *pl)
+{
+	munmap(pl->base, pl->block * pl->count);
+}
+
+static inline void *pool_get(struct pool *pl)
+{
+	void **b = pl->free_list;
+
+	if (b)
+		pl->free_list = *b;
+	return b;
+}
+
+static inline void pool_put(struct pool *pl, void *p)
+{
+	*(void **)p = pl->free_list;
+	pl->free_list = p;
+}
+
+/* --self-test: the pool hands out distinct, aligned, in-bounds blocks, says
+ * when it is empty, and hands the same blocks out again after they are
+ * returned.  Each block is filled and re-checked, so overlapping blocks
+ * would show. */
+static int pool_self_test(void)
+{
+	enum { N = 64, B = 64 };
+	struct pool pl;
+	unsigned char *got[N];
+	int bad = 0;
+
+	if (pool_init(&pl, B, N))
+		die("mmap for the pool");
+	for (int i = 0; i < N; i++) {
+		got[i] = pool_get(&pl);
+		if (!got[i] || got[i] < (unsigned char *)pl.base ||
+		    got[i] + B > (unsigned char *)pl.base + (size_t)B * N ||
+		    (size_t)(got[i] - (unsigned char *)pl.base) % B) {
+			printf("  pool self-test:  FAIL block %d is outside the pool or misaligned\n", i);
+			return 1;
+		}
+		memset(got[i], i, B);
+	}
+	if (pool_get(&pl)) {
+		printf("  pool self-test:  FAIL an empty pool handed out a block\n");
+		return 1;
+	}
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < B; j++)
+			bad |= got[i][j] != (unsigned char)i;
+	if (bad) {
+		printf("  pool self-test:  FAIL two blocks overlap (a fill was overwritten)\n");
+		return 1;
+	}
+	for (int i = 0; i < N; i++)
+		pool_put(&pl, got[i]);
+	for (int i = 0; i < N; i++) {
+		unsigned char *p = pool_get(&pl);
+		int seen = 0;
+
+		for (int j = 0; j < N; j++)
+			seen += p == got[j];
+		/* LIFO: the last block returned is the first handed out. */
+		if (seen != 1 || p != got[N - 1 - i]) {
+			printf("  pool self-test:  FAIL a returned block was not handed out again\n");
+			return 1;
+		}
+	}
+	pool_destroy(&pl);
+	printf("  pool self-test:  ok (%d blocks of %d B: distinct, aligned, in bounds, reused after put)\n",
+	       N, B);
+	return 0;
+}
+
+/* --------------------------------------------------------- timed loops */
+
+/* Back-to-back reads: what the clock itself adds to every sample. */
+static void loop_timer(uint64_t *out, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t t0 = bench_tsc_start();
+		uint64_t t1 = bench_tsc_stop();
+
+		out[i] = t1 - t0;
+	}
+}
+
+/* One sample = malloc, write one byte, free.  The write is what a real
+ * caller does first, and it is where a fresh mmapped page faults; the
+ * sink keeps the compiler from deleting the whole thing at -O2. */
+static void loop_malloc(uint64_t *out, uint64_t n, size_t size)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t t0 = bench_tsc_start();
+		char *p = malloc(size);
+
+		if (!p)
+			die("malloc(%zu)", size);
+		p[0] = (char)i;
+		bench_sink(p);
+		free(p);
+		out[i] = bench_tsc_stop() - t0;
+	}
+}
+
+static void loop_pool(uint64_t *out, uint64_t n, struct pool *pl)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t t0 = bench_tsc_start();
+		char *p = pool_get(pl);
+
+		if (!p)
+			die("the pool is empty");
+		p[0] = (char)i;
+		bench_sink(p);
+		pool_put(pl, p);
+		out[i] = bench_tsc_stop() - t0;
+	}
+}
+
+/* ---------------------------------------------------------- one row run */
+
+struct worker {
+	const struct row *row;
+	uint64_t *out, n;
+	pthread_barrier_t *ready, *go;
+	struct pool pool;
+	int is_main;
+	struct bench_usage before;
+};
+
+/* Every thread pre-faults its own slice of the sample array (and builds its
+ * pool) before the start line, so none of that lands in the samples or in
+ * the fault count.  The main thread takes the "before" snapshot between the
+ * two barriers, when all set-up is done and no timing has begun. */
+static void *worker_run(void *arg)
+{
+	struct worker *w = arg;
+
+	memset(w->out, 0, w->n * sizeof *w->out);
+	if (w->row->kind == ROW_POOL && pool_init(&w->pool, w->row->size, POOL_BLOCKS))
+		die("mmap for the pool");
+	pthread_barrier_wait(w->ready);
+	if (w->is_main)
+		w->before = bench_usage_now();
+	pthread_barrier_wait(w->go);
+	switch (w->row->kind) {
+	case ROW_TIMER:  loop_timer(w->out, w->n); break;
+	case ROW_MALLOC: loop_malloc(w->out, w->n, w->row->size); break;
+	case ROW_POOL:   loop_pool(w->out, w->n, &w->pool); break;
+	}
+	if (w->row->kind == ROW_POOL)
+		pool_destroy(&w->pool);
+	return NULL;
+}
+
+/* Sets the row's thresholds.  Any of these freezes the dynamic threshold
+ * for the rest of the process, which is one reason rows get a process each.
+ * glibc up to 2.34 refuses a threshold above 32 MiB (its cap then); 32 MiB
+ * still keeps a 1 MiB block on the heap, so that is used instead. */
+static void set_thresholds(const struct row *r, struct row_result *res)
+{
+	if (r->mmap_threshold && !mallopt(M_MMAP_THRESHOLD, r->mmap_threshold)) {
+		if (!mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024))
+			die("mallopt(M_MMAP_THRESHOLD, %d) was refused", r->mmap_threshold);
+		res->threshold_capped = 1;
+	}
+	if (r->trim_threshold && !mallopt(M_TRIM_THRESHOLD, r->trim_threshold))
+		die("mallopt(M_TRIM_THRESHOLD, %d) was refused", r->trim_threshold);
+}
+
+/* Where would the next block of this size come from?  Asked once, after the
+ * timed loops, through the public mallinfo2() count of mmapped blocks. */
+static int next_block_is_mmapped(size_t size)
+{
+#if __GLIBC_PREREQ(2, 33)
+	size_t before = mallinfo2().hblks, after;
+#else
+	int before = mallinfo().hblks, after;
+#endif
+	char *p = malloc(size);
+
+	if (!p)
+		die("malloc(%zu)", size);
+	p[0] = 1;
+	bench_sink(p);
+#if __GLIBC_PREREQ(2, 33)
+	after = mallinfo2().hblks;
+#else
+	after = mallinfo().hblks;
+#endif
+	free(p);
+	return after > before;
+}
+
+/* Runs one row in the calling process: `threads` threads (the calling
+ * thread is thread 0 and so uses the main arena; the others get arenas of
+ * their own) each take `iters` samples into their slice of `samples`. */
+static void run_row_here(const struct row *r, const struct config *cfg,
+			 struct row_result *res)
+{
+	struct worker w[MAX_THREADS];
+	pthread_t tid[MAX_THREADS];
+	pthread_barrier_t ready, go;
+	struct bench_usage after;
+	unsigned t;
+
+	set_thresholds(r, res);
+	if (pthread_barrier_init(&ready, NULL, cfg->threads) ||
+	    pthread_barrier_init(&go, NULL, cfg->threads))
+		die("pthread_barrier_init");
+	for (t = 0; t < cfg->threads; t++) {
+		w[t] = (struct worker){ .row = r, .out = samples + t * cfg->iters,
+					.n = cfg->iters, .ready = &ready, .go = &go,
+					.is_main = t == 0 };
+		if (t > 0) {
+			errno = pthread_create(&tid[t], NULL, worker_run, &w[t]);
+			if (errno)
+				die("pthread_create");
+		}
+	}
+	worker_run(&w[0]);
+	for (t = 1; t < cfg->threads; t++)
+		pthread_join(tid[t], NULL);
+	after = bench_usage_now();
+	res->minflt = bench_usage_delta(w[0].before, after).minflt;
+	res->via_mmap = r->kind == ROW_MALLOC && next_block_is_mmapped(r->size);
+	pthread_barrier_destroy(&ready);
+	pthread_barrier_destroy(&go);
+}
+
+/* mlockall in the process that measures.  Locks are not inherited across
+ * fork, so each row's child locks again.  0 or the errno. */
+static int lock_memory(void)
+{
+	return mlockall(MCL_CURRENT | MCL_FUTURE) ? errno : 0;
+}
+
+/* Runs one row in a child forked for it: the child starts from the parent's
+ * allocator state, in which no measured allocation or mallopt has ever
+ * happened, and takes whatever it changes with it when it exits. */
+static void run_row_isolated(const struct row *r, const struct config *cfg,
+			     struct row_result *res)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);           /* or the child's exit would print it twice */
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		if (cfg->mlock)
+			res->mlock_errno = lock_memory();
+		run_row_here(r, cfg, res);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		die("waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		errno = 0;
+		die("the process measuring \"%s\" failed (%s %d)", r->label,
+		    WIFSIGNALED(status) ? "signal" : "exit status",
+		    WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+	}
+}
+
+/* ------------------------------------------------------------ reporting */
+
+struct stats {
+	double min, p50, p90, p99, p999, max, mean;     /* ns */
+	uint64_t hist[HIST_BUCKETS];                    /* samples per 2^k ns */
+};
+
+static void compute_stats(uint64_t *v, size_t n, double ticks_per_ns, struct stats *s)
+{
+	long double sum = 0;
+
+	bench_sort(v, n);
+	s->min = v[0] / ticks_per_ns;
+	s->p50 = bench_pct(v, n, 500) / ticks_per_ns;
+	s->p90 = bench_pct(v, n, 900) / ticks_per_ns;
+	s->p99 = bench_pct(v, n, 990) / ticks_per_ns;
+	s->p999 = bench_pct(v, n, 999) / ticks_per_ns;
+	s->max = v[n - 1] / ticks_per_ns;
+	memset(s->hist, 0, sizeof s->hist);
+	for (size_t i = 0; i < n; i++) {
+		double ns = v[i] / ticks_per_ns;
+		unsigned k = 0;
+
+		sum += v[i];
+		while (k + 1 < HIST_BUCKETS && ns >= (double)((uint64_t)2 << k))
+			k++;
+		s->hist[k]++;
+	}
+	s->mean = (double)(sum / n) / ticks_per_ns;
+}
+
+/* The clock's granularity as seen here: the smallest nonzero timer-floor
+ * sample (sorted).  Where the counter steps coarsely (some AMD CPUs add tens
+ * of ticks at a time) every figure is a multiple of it; elsewhere it is the
+ * cost of one read.  0 when every sample was 0. */
+static uint64_t timer_step(const uint64_t *sorted, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (sorted[i])
+			return sorted[i];
+	return 0;
+}
+
+static const char *via_name(const struct row *r, const struct row_result *res)
+{
+	switch (r->kind) {
+	case ROW_MALLOC: return res->via_mmap ? "mmap" : "heap";
+	case ROW_POOL:   return "pool";
+	default:         return "-";
+	}
+}
+
+static void print_table_head(const struct config *cfg)
+{
+	if (cfg->csv)
+		printf("label,min_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,mean_ns,"
+		       "faults_per_iter,via,iters,threads\n");
+	else
+		printf("%-28s %6s %6s %6s %6s %6s %8s %8s %9s  %s\n", "label", "min",
+		       "p50", "p90", "p99", "p99.9", "max", "mean", "faults/it", "via");
+}
+
+static void print_row(const struct row *r, const struct row_result *res,
+		      const struct stats *s, const struct config *cfg)
+{
+	double n = (double)cfg->iters * cfg->threads;
+
+	/* CSV labels are quoted: "heap, no trim" holds a comma. */
+	if (cfg->csv)
+		printf("\"%s\",%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.4f,%s,%" PRIu64 ",%u\n",
+		       r->label, s->min, s->p50, s->p90, s->p99, s->p999, s->max,
+		       s->mean, res->minflt / n, via_name(r, res), cfg->iters,
+		       cfg->threads);
+	else
+		printf("%-28s %6.0f %6.0f %6.0f %6.0f %6.0f %8.0f %8.1f %9.3f  %s\n",
+		       r->label, s->min, s->p50, s->p90, s->p99, s->p999, s->max,
+		       s->mean, res->minflt / n, via_name(r, res));
+}
+
+/* With --threads, each thread's own distribution, shown under the row:
+ * thread 0 is the main thread (main arena), the others have arenas of their
+ * own, and a second mode in the row's histogram usually belongs to one of
+ * them.  Timing columns only: faults are counted for the whole process.
+ * Each slice is sorted here, before the whole array is. */
+static void per_thread_stats(const struct config *cfg, double ticks_per_ns,
+			     struct stats *out)
+{
+	for (unsigned t = 0; t < cfg->threads; t++)
+		compute_stats(samples + (size_t)t * cfg->iters, cfg->iters,
+			      ticks_per_ns, &out[t]);
+}
+
+static void print_thread_rows(const struct config *cfg, const struct stats *s)
+{
+	for (unsigned t = 0; t < cfg->threads; t++) {
+		char label[40];
+
+		snprintf(label, sizeof label, "  thread %u%s", t, t ? "" : " (main arena)");
+		printf("%-28s %6.0f %6.0f %6.0f %6.0f %6.0f %8.0f %8.1f\n", label,
+		       s[t].min, s[t].p50, s[t].p90, s[t].p99, s[t].p999, s[t].max,
+		       s[t].mean);
+	}
+}
+
+/* A bar of log2(count + 1) characters: a count of 1 and a count of 200,000
+ * both stay visible, which a linear bar would not allow. */
+static void print_hist(const struct row *r, const struct stats *s)
+{
+	int lo = 0, hi = HIST_BUCKETS - 1;
+
+	while (lo < hi && !s->hist[lo])
+		lo++;
+	while (hi > lo && !s->hist[hi])
+		hi--;
+	printf("    %s: samples per bucket (ns; bar length = log2 of the count)\n", r->label);
+	for (int k = lo; k <= hi; k++) {
+		uint64_t lo_ns = k ? (uint64_t)1 << k : 0, c = s->hist[k];
+		char bar[72];
+		int len = 0;
+
+		for (uint64_t x = c; x && len < (int)sizeof bar - 1; x >>= 1)
+			bar[len++] = '#';
+		bar[len] = '\0';
+		printf("    %9" PRIu64 " - %-9" PRIu64 " %9" PRIu64 " %s\n",
+		       lo_ns, ((uint64_t)2 << k) - 1, c, bar);
+	}
+	printf("\n");
+}
+
+/* ------------------------------------------------------------ the clock */
+
+/* Calibrates the TSC and, in human output, says what it found and what
+ * could make it lie.  Returns ticks per ns. */
+static double set_up_clock(const struct config *cfg)
+{
+	double tpn = bench_tsc_calibrate(100);
+
+	if (cfg->csv)
+		return tpn;
+	if (!BENCH_HAVE_TSC) {
+		printf("  clock:           CLOCK_MONOTONIC_RAW (no TSC on this CPU; it adds more to every sample)\n");
+		return tpn;
+	}
+	printf("  clock:           TSC at %.2f MHz, calibrated against CLOCK_MONOTONIC_RAW over 100 ms\n",
+	       tpn * 1000);
+	printf("  tsc flags:       constant_tsc=%s nonstop_tsc=%s hypervisor=%s\n",
+	       bench_cpu_flag("constant_tsc"), bench_cpu_flag("nonstop_tsc"),
+	       bench_cpu_flag("hypervisor"));
+	if (strcmp(bench_cpu_flag("constant_tsc"), "yes") ||
+	    strcmp(bench_cpu_flag("nonstop_tsc"), "yes"))
+		printf("  warning:         the TSC is not invariant here: its rate can change with the CPU's frequency or stop in sleep states, so ns are approximate\n");
+	if (!strcmp(bench_cpu_flag("hypervisor"), "yes"))
+		printf("  warning:         a hypervisor is present: the host can deschedule this vCPU at any time, which shows up as tail (p99.9, max) that is not malloc's\n");
+	return tpn;
+}
+
+/* ----------------------------------------------------------------- main */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: malloc_variance [MODE] [--iters N] [--threads N] [--hist | --csv]\n"
+"                       [--mlock] [--history]\n"
+"       malloc_variance --self-test | --help\n"
+"Times malloc + touch one byte + free, one call at a time, and prints the\n"
+"distribution in ns (nearest-rank percentiles) for each row.\n"
+"MODE (default all): all, small (32 B), medium (4 KiB), large (1 MiB,\n"
+"  default threshold), large-mmap (1 MiB, threshold 512 KiB), large-heap\n"
+"  (1 MiB, threshold 64 MiB, trim 128 MiB), pool (64 B free list).\n"
+"  The timer floor row is always printed first.\n"
+"  --iters N     samples per row and thread (default %d)\n"
+"  --threads N   N threads run each row at once (1-%d, default 1)\n"
+"  --hist        an ASCII histogram per row on power-of-two buckets\n"
+"  --csv         a header and one line per row instead of the table\n"
+"  --mlock       mlockall(MCL_CURRENT|MCL_FUTURE) before measuring\n"
+"  --history     (or --no-isolate) run the rows in one process: each row\n"
+"                inherits the allocator state the previous rows left\n"
+"  --self-test   check the pool hands out distinct, reusable blocks\n"
+"  --help        this text\n", DEFAULT_ITERS, MAX_THREADS);
+}
+
+static void usage_out(void) { usage(stdout); }
+
+/* Index of the first row the mode runs after the timer floor, or -1. */
+static int parse_mode(const char *m)
+{
+	if (!strcmp(m, "all"))
+		return 0;
+	for (size_t i = 1; i < NROWS; i++)
+		if (!strcmp(m, rows[i].mode))
+			return (int)i;
+	return -1;
+}
+
+static void parse_args(int argc, char **argv, struct config *cfg, int *mode)
+{
+	static const struct option opts[] = {
+		{ "iters",     required_argument, NULL, 'i' },
+		{ "threads",   required_argument, NULL, 't' },
+		{ "hist",      no_argument,       NULL, 'H' },
+		{ "csv",       no_argument,       NULL, 'c' },
+		{ "mlock",     no_argument,       NULL, 'm' },
+		{ "history",   no_argument,       NULL, 'y' },
+		{ "no-isolate", no_argument,      NULL, 'y' },
+		{ "self-test", no_argument,       NULL, 's' },
+		{ "help",      no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c;
+
+	*cfg = (struct config){ .iters = DEFAULT_ITERS, .threads = 1 };
+	*mode = 0;
+	/* A leading ":" makes a missing value return ':', not '?'. */
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (bench_parse_u64(optarg, 1, MAX_ITERS, &v))
+				bad_usage(usage, "--iters wants a whole number from 1 to %u, not '%s'",
+					  MAX_ITERS, optarg);
+			cfg->iters = v;
+			break;
+		case 't':
+			if (bench_parse_u64(optarg, 1, MAX_THREADS, &v))
+				bad_usage(usage, "--threads wants a whole number from 1 to %d, not '%s'",
+					  MAX_THREADS, optarg);
+			cfg->threads = (unsigned)v;
+			break;
+		case 'H': cfg->hist = 1; break;
+		case 'c': cfg->csv = 1; break;
+		case 'm': cfg->mlock = 1; break;
+		case 'y': cfg->history = 1; break;
+		case 's': exit(pool_self_test());
+		case 'h': usage_out(); exit(0);
+		case ':':
+			bad_usage(usage, "%s needs a value", argv[optind - 1]);
+		default:
+			if (optopt)
+				bad_usage(usage, "unknown option '-%c'", optopt);
+			bad_usage(usage, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	/* The samples are held in memory, 8 bytes each: keep them under 400 MB. */
+	if (cfg->iters * cfg->threads > MAX_ITERS)
+		bad_usage(usage, "--iters times --threads is at most %u samples", MAX_ITERS);
+	if (cfg->hist && cfg->csv)
+		bad_usage(usage, "--hist and --csv do not mix: the histogram is not CSV");
+	if (optind < argc) {
+		*mode = parse_mode(argv[optind]);
+		if (*mode < 0)
+			bad_usage(usage, "unknown mode '%s'", argv[optind]);
+		optind++;
+	}
+	if (optind < argc)
+		bad_usage(usage, "one mode at a time: unexpected '%s'", argv[optind]);
+}
+
+static void *map_samples(size_t n)
+{
+	/* MAP_SHARED so a row's child writes where the parent reads. */
+	void *m = mmap(NULL, n * sizeof(uint64_t), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		die("mmap for %zu samples", n);
+	memset(m, 0, n * sizeof(uint64_t));
+	return m;
+}
+
+static void print_mlock(const struct config *cfg, int err)
+{
+	struct rlimit rl;
+	char lim[40];
+
+	if (!cfg->mlock)
+		return;
+	if (!err) {
+		if (!cfg->csv)
+			printf("  mlock:           ok: mlockall(MCL_CURRENT|MCL_FUTURE) in the measuring process\n");
+		return;
+	}
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		snprintf(lim, sizeof lim, "not limited");
+	else
+		snprintf(lim, sizeof lim, "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
+	printf("%s  mlock:           FAILED: mlockall: %s (RLIMIT_MEMLOCK: %s; `ulimit -l` shows it, root can lift it); measured unlocked\n",
+	       cfg->csv ? "# " : "", strerror(err), lim);
+	fprintf(stderr, "%s: --mlock: mlockall failed: %s; the numbers are for unlocked memory\n",
+		bench_prog, strerror(err));
+}
+
+int main(int argc, char **argv)
+{
+	struct config cfg;
+	struct row_result *res;
+	struct stats st[NROWS];
+	double tpn, t0 = bench_now();
+	int mode, isolate, mlock_err = 0, mlock_reported = 0;
+	uint64_t step = 0;
+	static struct stats tst[MAX_THREADS];
+	int per_thread;
+	size_t first, last, nsamples;
+
+	bench_prog = "malloc_variance";
+	parse_args(argc, argv, &cfg, &mode);
+	first = mode ? (size_t)mode : 1;
+	last = mode ? (size_t)mode : NROWS - 1;
+	/* One allocating row in a process that has done nothing yet is already
+	 * isolated; more than one gets a child each, unless --history. */
+	isolate = !cfg.history && last > first;
+
+	per_thread = !cfg.csv && cfg.threads > 1;
+	nsamples = (size_t)cfg.iters * cfg.threads;
+	samples = map_samples(nsamples);
+	res = mmap(NULL, sizeof *res * NROWS, PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (res == MAP_FAILED)
+		die("mmap for the results");
+	memset(res, 0, sizeof *res * NROWS);
+
+	if (!cfg.csv)
+		bench_env_line(stdout);
+	tpn = set_up_clock(&cfg);
+	if (cfg.mlock && !isolate)
+		mlock_err = lock_memory();
+	if (!cfg.csv) {
+		printf("  iterations:      %" PRIu64 " a row%s, %u thread%s\n", cfg.iters,
+		       cfg.threads > 1 ? " per thread" : "", cfg.threads,
+		       cfg.threads > 1 ? "s at once" : "");
+		printf("  isolation:       %s\n", isolate ?
+		       "each row runs in a fresh child process (forked before it allocates or calls mallopt)" :
+		       last > first ? "none (--history): rows share one process and its allocator state" :
+		       "one row in a fresh process");
+		printf("  percentiles:     nearest rank (each one is a measured sample); ns per malloc + touch + free\n\n");
+	}
+	print_table_head(&cfg);
+
+	for (size_t i = 0; i < NROWS; i++) {
+		if (i != 0 && (i < first || i > last))
+			continue;
+		/* The timer floor allocates nothing: it needs no child. */
+		if (isolate && i != 0)
+			run_row_isolated(&rows[i], &cfg, &res[i]);
+		else
+			run_row_here(&rows[i], &cfg, &res[i]);
+		if (isolate && i != 0 && !mlock_reported) {
+			mlock_err = res[i].mlock_errno;
+			mlock_reported = 1;
+		}
+		if (per_thread)
+			per_thread_stats(&cfg, tpn, tst);
+		compute_stats(samples, nsamples, tpn, &st[i]);
+		if (i == 0)
+			step = timer_step(samples, nsamples);
+		print_row(&rows[i], &res[i], &st[i], &cfg);
+		if (per_thread)
+			print_thread_rows(&cfg, tst);
+		fflush(stdout);
+	}
+
+	if (cfg.csv) {
+		print_mlock(&cfg, mlock_err);
+		return 0;
+	}
+	printf("\n");
+	if (cfg.hist)
+		for (size_t i = 0; i < NROWS; i++)
+			if (i == 0 || (i >= first && i <= last))
+				print_hist(&rows[i], &st[i]);
+	for (size_t i = first; i <= last; i++)
+		if (res[i].threshold_capped)
+			printf("  note:            this glibc refused a 64 MiB threshold; \"%s\" used 32 MiB\n",
+			       rows[i].label);
+	if (step)
+		printf("  timer step:      %.1f ns (%" PRIu64 " ticks: the smallest nonzero gap between back-to-back reads)\n",
+		       step / tpn, step);
+	print_mlock(&cfg, mlock_err);
+	if (first <= 4 && last >= 5)
+		printf("  mmap/heap p50:   %.1fx (forced mmap p50 / heap, no trim p50)\n",
+		       st[4].p50 / st[5].p50);
+	if (first <= 1 && last >= 6)
+		printf("  pool/32 B p50:   %.2fx (pool 64 B p50 / malloc 32 B p50; means: %.2fx)\n",
+		       st[6].p50 / st[1].p50, st[6].mean / st[1].mean);
+	printf("  elapsed:         %.1f s\n", bench_now() - t0);
+	return 0;
+}
