@@ -5,14 +5,14 @@
 #   make clean      remove what make built
 # Change the compiler or optimisation like this: make CC=clang OPT=-O0
 
-CC      ?= gcc
+CC      ?= cc
 OPT     ?= -O2 -g
 CFLAGS  ?= -std=gnu11 -Wall -Wextra $(OPT)
 LDLIBS  ?=
 FRAMES  ?= 100
 
 LABS := frames malloc_variance threads yes
-TEST_BINS :=
+TEST_BINS := tests/bin/gotcha tests/bin/test_bench
 
 .PHONY: all run test clean help results
 all: $(LABS)
@@ -40,12 +40,63 @@ $(addprefix step,$(STEPS)): frames
 	@FRAMES=$(FRAMES) tools/walkthrough.sh $(@:step%=%)
 
 # ------------------------------------------------------------------ Lab 2
+# variance: every row at VARIANCE_ITERS samples, pinned to one CPU; pin.sh
+# first says what else could add noise.  variance-strace counts the system
+# calls behind the forced-mmap row.  The rest are the take-it-further runs.
+VARIANCE_ITERS ?= 200000
+.PHONY: variance variance-strace variance-hist variance-history \
+	variance-threads variance-mlock
+variance: malloc_variance
+	tools/pin.sh ./malloc_variance all --iters $(VARIANCE_ITERS)
+
+variance-strace: malloc_variance
+	strace -f -c -S calls ./malloc_variance large-mmap --iters $(VARIANCE_ITERS)
+
+variance-hist: malloc_variance
+	tools/pin.sh -q ./malloc_variance all --hist --iters $(VARIANCE_ITERS)
+
+# The rows in one process: each inherits the heap the rows before it left.
+variance-history: malloc_variance
+	tools/pin.sh -q ./malloc_variance all --history --iters $(VARIANCE_ITERS)
+
+# Unpinned on purpose: two threads pinned to one CPU would take turns.
+variance-threads: malloc_variance
+	./malloc_variance all --threads 2 --iters $(VARIANCE_ITERS)
+
+# 20,000 samples: locked, each forced mmap faults in all 257 pages of its
+# block (~0.4 ms), so 200,000 would take over a minute.
+variance-mlock: malloc_variance
+	tools/pin.sh -q ./malloc_variance all --mlock --iters 20000
 
 # ------------------------------------------------------------------ Lab 3
+# bug1541: the report's four cases at 1 and at N = CPUs threads, plus today's
+# default and a tuned run, as a table with ratios; each command is printed.
+# Scale with COUNT_LARGE=N (requests per thread at SIZE 1280000; default 4000).
+.PHONY: bug1541 bug1541-strace
+bug1541: threads
+	@COUNT_LARGE=$(or $(COUNT_LARGE),4000) tools/bug1541.sh table
+
+bug1541-strace: threads
+	@COUNT_LARGE=$(or $(COUNT_LARGE),4000) tools/bug1541.sh strace
 
 # ------------------------------------------------------------------ Lab 4
+# sizes: frames of 1-48 MiB, fixed and varying, untuned vs MALLOC_*_ vs
+# GLIBC_TUNABLES (SCALE=10 runs a tenth of the frames).  gotcha: the loop
+# that -O2 deletes, beside the kit's guard.
+.PHONY: sizes gotcha
+sizes: frames
+	SCALE=$(or $(SCALE),1) tools/sizes.sh
+
+gotcha: tests/bin/gotcha
+	tests/bin/gotcha
 
 # ------------------------------------------------------------------ Lab 5
+# yes-table: the size x alignment table with writer and reader on one CPU and
+# on two, then GNU yes through the same pipe; each command is printed.
+# (`make yes` builds ./yes.)  BYTES=64M makes it quicker.
+.PHONY: yes-table
+yes-table: yes
+	@BYTES=$(or $(BYTES),128M) tools/yes-table.sh
 
 # ------------------------------------------------------------------ tests
 test: $(LABS) $(TEST_BINS)

@@ -1,0 +1,593 @@
+/*
+ * yes.c - Lab 5: buffer size and alignment vs write() throughput.
+ *
+ * A yes(1)-like writer fills a malloc'd buffer with "y\n" and write()s it
+ * into a pipe, a fixed number of bytes, while a child process reads and
+ * discards them.  The report behind this lab saw 16 KiB buffers beat 4 KiB
+ * ones and blamed alignment: "malloc returns page-aligned memory only above
+ * some cutoff".  This program separates the two causes: every buffer size
+ * from 2 KiB to 1 MiB is tried at four alignments - as malloc() returned it
+ * (its address mod 4096 is printed), page-aligned, and page-aligned + 8 and
+ * + 16 bytes - so size (write() calls per byte) and alignment vary apart.
+ * Where the reader runs turns out to matter more than both: --cpus pins it.
+ *
+ * Build: make yes
+ * Run:   ./yes --cpus 0,0              the table, writer and reader on one CPU
+ *        ./yes --cpus 0,1              the same on two CPUs
+ *        ./yes --size 16K --align page+8     one row, label: value lines
+ *        yes | ./yes --read 1G         GNU yes through the same kind of pipe
+ *        make yes-table                all of these, side by side
+ * Look at: how GiB/s changes down a column (size) against across a row
+ *        (alignment), "malloc %4096" (where malloc's buffers really start),
+ *        and "sleeps": how often writer and reader blocked on the pipe.
+ */
+#define _GNU_SOURCE     /* F_GETPIPE_SZ, sched_setaffinity */
+#include "tools/bench.h"
+
+#include <fcntl.h>
+#include <getopt.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#define PAGE 4096u
+#define READ_BUF (128u * 1024)   /* above the pipe's 64 KiB: never the limit */
+#define MAX_REPS 99
+#define GIB ((double)(1u << 30))
+
+enum align { AL_MALLOC, AL_PAGE, AL_PAGE8, AL_PAGE16, N_ALIGN };
+static const char *const align_names[] = { "malloc", "page", "page+8", "page+16" };
+static const unsigned align_offset[] = { 0, 0, 8, 16 };   /* from a page boundary */
+
+static const uint64_t sweep_sizes[] = {
+	2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576,
+};
+#define N_SWEEP (sizeof sweep_sizes / sizeof sweep_sizes[0])
+
+struct options {
+	uint64_t bytes;        /* written per run */
+	uint64_t size;         /* 0: the sweep */
+	int align;             /* -1: all four */
+	unsigned reps;
+	uint64_t read_only;    /* --read BYTES: be the reader of stdin */
+	int writer_cpu, reader_cpu;   /* -1: wherever the scheduler puts them */
+	int csv;
+};
+
+/* One run through the pipe. */
+struct run {
+	uint64_t written, read;
+	uint64_t writes;        /* write() calls */
+	uint64_t short_writes;  /* calls that wrote less than asked */
+	uint64_t writer_sleeps; /* voluntary context switches: blocked on a full pipe */
+	uint64_t reader_sleeps; /* ... blocked on an empty one */
+	double seconds;
+};
+
+/* One row of the table: a size and an alignment. */
+struct row {
+	uint64_t size;
+	int align;
+	unsigned addr_mod;     /* address mod 4096 of the buffer really written from */
+	struct run runs[MAX_REPS];
+	struct run median;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: %s [options]\n"
+		"Write \"y\\n\" from a buffer into a pipe that a child process drains;\n"
+		"report GiB/s for buffer sizes 2K..1M at four alignments.\n"
+		"  -b, --bytes BYTES   bytes through the pipe per run (default 256M)\n"
+		"  -s, --size BYTES    one buffer size instead of the sweep (16 to 64M)\n"
+		"  -a, --align A       one alignment: malloc (as malloc returned it),\n"
+		"                      page, page+8 or page+16 (default: all four)\n"
+		"  -r, --reps N        runs per row, the median is shown (default 3)\n"
+		"  -c, --cpus W,R      pin the writer to CPU W and the reader to CPU R\n"
+		"                      (0,0: one CPU; 0,1: two; default: not pinned)\n"
+		"      --read BYTES    only read BYTES from stdin and report the rate,\n"
+		"                      e.g.  yes | %s --read 1G\n"
+		"      --csv           a CSV header and one row per run instead\n"
+		"  -h, --help          this text\n"
+		"BYTES take K, M or G (KiB, MiB, GiB).\n",
+		bench_prog, bench_prog);
+}
+
+/* ------------------------------------------------------------ processes */
+
+static void pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof set, &set))
+		die("sched_setaffinity(CPU %d)", cpu);
+}
+
+/* Voluntary context switches so far: each one is a time this process
+ * blocked, here on a pipe that was full (writer) or empty (reader). */
+static uint64_t voluntary_switches(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		die("getrusage");
+	return (uint64_t)ru.ru_nvcsw;
+}
+
+/* --------------------------------------------------------------- reader */
+
+/* Read fd to EOF or until `limit` bytes (0: no limit); count bytes and
+ * read() calls.  The bytes are never looked at: like `> /dev/null`. */
+static uint64_t drain(int fd, uint64_t limit, uint64_t *reads, double *first_byte_at)
+{
+	static char buf[READ_BUF];
+	uint64_t got = 0;
+
+	for (;;) {
+		size_t want = sizeof buf;
+		ssize_t n;
+
+		if (limit && limit - got < want)
+			want = (size_t)(limit - got);
+		if (limit && want == 0)
+			break;
+		n = read(fd, buf, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die("read from the pipe");
+		if (n == 0)
+			break;
+		if (got == 0 && first_byte_at)
+			*first_byte_at = bench_now();
+		got += (uint64_t)n;
+		(*reads)++;
+	}
+	return got;
+}
+
+/* The child: drain the pipe, send back the byte count and how often it
+ * blocked, exit. */
+static void reader_child(int data_fd, int result_fd, int cpu)
+{
+	uint64_t reads = 0, report[2], sleeps0;
+
+	if (cpu >= 0)
+		pin_to_cpu(cpu);
+	sleeps0 = voluntary_switches();
+	report[0] = drain(data_fd, 0, &reads, NULL);
+	report[1] = voluntary_switches() - sleeps0;
+	if (write(result_fd, report, sizeof report) != (ssize_t)sizeof report)
+		_exit(1);
+	_exit(0);
+}
+
+/* --------------------------------------------------------------- writer */
+
+/* Write `total` bytes from buf, `size` at a time (the last write may be
+ * shorter when size does not divide total). */
+static void write_all(int fd, const char *buf, uint64_t size, uint64_t total, struct run *r)
+{
+	while (r->written < total) {
+		uint64_t want = total - r->written < size ? total - r->written : size;
+		ssize_t n = write(fd, buf, want);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die("write to the pipe");
+		r->writes++;
+		if ((uint64_t)n < want)
+			r->short_writes++;
+		r->written += (uint64_t)n;
+	}
+}
+
+static struct run one_run(const struct options *o, const char *buf, uint64_t size)
+{
+	int data[2], result[2];
+	struct run r;
+	uint64_t report[2], sleeps0;
+	double t0;
+	pid_t pid;
+	int status;
+
+	memset(&r, 0, sizeof r);
+	if (pipe(data) || pipe(result))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		close(data[1]);
+		close(result[0]);
+		reader_child(data[0], result[1], o->reader_cpu);
+	}
+	close(data[0]);
+	close(result[1]);
+
+	sleeps0 = voluntary_switches();
+	t0 = bench_now();
+	write_all(data[1], buf, size, o->bytes, &r);
+	close(data[1]);                /* EOF for the reader */
+	r.writer_sleeps = voluntary_switches() - sleeps0;
+	if (read(result[0], report, sizeof report) != (ssize_t)sizeof report)
+		die("no byte count from the reader");
+	r.seconds = bench_now() - t0;  /* every byte written and read */
+	r.read = report[0];
+	r.reader_sleeps = report[1];
+
+	close(result[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		die("the reader failed");
+	return r;
+}
+
+/* ------------------------------------------------------------- buffers */
+
+/* "y\n" over and over, as yes(1) writes; filling also touches every page
+ * before any run is timed. */
+static void fill_yes(char *p, uint64_t size)
+{
+	for (uint64_t i = 0; i < size; i++)
+		p[i] = (i & 1) ? '\n' : 'y';
+}
+
+/* The buffers for one size: `plain` exactly as malloc() returned it, and
+ * `spare`, big enough to start a buffer at any page boundary + 0..16. */
+struct buffers {
+	char *plain, *spare;
+};
+
+static char *buffer_for(const struct buffers *b, int align)
+{
+	uintptr_t page = ((uintptr_t)b->spare + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
+
+	return align == AL_MALLOC ? b->plain : (char *)(page + align_offset[align]);
+}
+
+static struct buffers get_buffers(uint64_t size)
+{
+	struct buffers b;
+
+	b.plain = malloc(size);
+	b.spare = malloc(size + 2 * PAGE);
+	if (!b.plain || !b.spare)
+		die("malloc(%" PRIu64 ") failed", size + 2 * PAGE);
+	for (int a = 0; a < N_ALIGN; a++)
+		fill_yes(buffer_for(&b, a), size);
+	return b;
+}
+
+/* ----------------------------------------------------------------- rows */
+
+static int cmp_seconds(const void *a, const void *b)
+{
+	double x = ((const struct run *)a)->seconds, y = ((const struct run *)b)->seconds;
+
+	return (x > y) - (x < y);
+}
+
+static double gib_per_s(const struct run *r)
+{
+	return r->seconds > 0 ? (double)r->read / GIB / r->seconds : 0.0;
+}
+
+static void check_run(const struct row *w, const struct run *r, uint64_t total)
+{
+	if (r->written != total || r->read != total)
+		die("size %" PRIu64 " %s: wrote %" PRIu64 ", the reader got %" PRIu64
+		    ", wanted %" PRIu64, w->size, align_names[w->align], r->written, r->read, total);
+}
+
+/* Every row of one size, its reps interleaved across the alignments so a
+ * slow patch of a shared machine does not land on one alignment only. */
+static void measure_size(const struct options *o, uint64_t size, struct row *rows,
+			 int first, int last)
+{
+	struct buffers b = get_buffers(size);
+	struct run sorted[MAX_REPS];
+
+	for (int a = first; a <= last; a++) {
+		rows[a].size = size;
+		rows[a].align = a;
+		rows[a].addr_mod = (unsigned)((uintptr_t)buffer_for(&b, a) % PAGE);
+	}
+	for (unsigned k = 0; k < o->reps; k++)
+		for (int a = first; a <= last; a++) {
+			rows[a].runs[k] = one_run(o, buffer_for(&b, a), size);
+			check_run(&rows[a], &rows[a].runs[k], o->bytes);
+		}
+	for (int a = first; a <= last; a++) {
+		memcpy(sorted, rows[a].runs, o->reps * sizeof sorted[0]);
+		qsort(sorted, o->reps, sizeof sorted[0], cmp_seconds);
+		rows[a].median = sorted[o->reps / 2];
+	}
+	free(b.plain);
+	free(b.spare);
+}
+
+/* --------------------------------------------------------------- report */
+
+static long pipe_capacity(void)
+{
+	int p[2];
+	long cap;
+
+	if (pipe(p))
+		die("pipe");
+	cap = fcntl(p[0], F_GETPIPE_SZ);
+	close(p[0]);
+	close(p[1]);
+	return cap;
+}
+
+static const char *describe_cpus(const struct options *o, char *buf, size_t len)
+{
+	if (o->writer_cpu < 0)
+		snprintf(buf, len, "writer and reader not pinned (--cpus W,R pins them)");
+	else
+		snprintf(buf, len, "writer on CPU %d, reader on CPU %d", o->writer_cpu, o->reader_cpu);
+	return buf;
+}
+
+static void print_csv_header(void)
+{
+	printf("size,align,addr_mod_4096,rep,bytes_written,bytes_read,writes,short_writes,"
+	       "writer_sleeps,reader_sleeps,seconds,gib_per_s,writer_cpu,reader_cpu\n");
+}
+
+static void print_csv_rows(const struct options *o, const struct row *w)
+{
+	for (unsigned k = 0; k < o->reps; k++) {
+		const struct run *r = &w->runs[k];
+
+		printf("%" PRIu64 ",%s,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		       ",%" PRIu64 ",%" PRIu64 ",%.6f,%.3f,%d,%d\n", w->size,
+		       align_names[w->align], w->addr_mod, k + 1, r->written, r->read,
+		       r->writes, r->short_writes, r->writer_sleeps, r->reader_sleeps,
+		       r->seconds, gib_per_s(r), o->writer_cpu, o->reader_cpu);
+	}
+}
+
+static void print_one(const struct options *o, const struct row *w)
+{
+	const struct run *r = &w->median;
+
+	printf("  size:            %" PRIu64 " B\n", w->size);
+	printf("  alignment:       %s\n", align_names[w->align]);
+	printf("  address %% 4096:  %u\n", w->addr_mod);
+	printf("  bytes written:   %" PRIu64 "\n", r->written);
+	printf("  bytes read:      %" PRIu64 "\n", r->read);
+	printf("  writes:          %" PRIu64 "\n", r->writes);
+	printf("  short writes:    %" PRIu64 "\n", r->short_writes);
+	printf("  writer sleeps:   %" PRIu64 "\n", r->writer_sleeps);
+	printf("  reader sleeps:   %" PRIu64 "\n", r->reader_sleeps);
+	printf("  time:            %.3f s (median of %u)\n", r->seconds, o->reps);
+	printf("  throughput:      %.2f GiB/s\n", gib_per_s(r));
+}
+
+static void print_table_head(void)
+{
+	printf("%9s %11s %13s %8s %8s %8s %8s %12s\n", "size", "writes/GiB",
+	       "malloc %4096", "malloc", "page", "page+8", "page+16", "sleeps/GiB");
+}
+
+/* Sleeps of writer and reader together, per GiB, in the page-aligned row. */
+static void print_table_line(const struct row *rows)
+{
+	const struct run *p = &rows[AL_PAGE].median;
+
+	printf("%9" PRIu64 " %11.0f %13u", rows[0].size, GIB / (double)rows[0].size,
+	       rows[AL_MALLOC].addr_mod);
+	for (int a = 0; a < N_ALIGN; a++)
+		printf(" %8.2f", gib_per_s(&rows[a].median));
+	printf(" %12.0f\n", (double)(p->writer_sleeps + p->reader_sleeps) * GIB / (double)p->read);
+}
+
+/* What the table says, in numbers from this run: the effect of size (the
+ * 4 KiB and 16 KiB rows, page-aligned) next to the effect of alignment
+ * (the widest spread across one row). */
+static void print_summary(struct row table[][N_ALIGN], size_t n)
+{
+	double worst = 0;
+	uint64_t worst_size = 0;
+	const struct run *r4 = NULL, *r16 = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		double lo = 1e300, hi = 0;
+
+		for (int a = 0; a < N_ALIGN; a++) {
+			double g = gib_per_s(&table[i][a].median);
+
+			lo = g < lo ? g : lo;
+			hi = g > hi ? g : hi;
+		}
+		if (lo > 0 && hi / lo - 1 > worst) {
+			worst = hi / lo - 1;
+			worst_size = table[i][0].size;
+		}
+		if (table[i][0].size == 4096)
+			r4 = &table[i][AL_PAGE].median;
+		if (table[i][0].size == 16384)
+			r16 = &table[i][AL_PAGE].median;
+	}
+	if (r4 && r16 && gib_per_s(r4) > 0)
+		printf("  16K / 4K:        %.2fx (page-aligned both)\n",
+		       gib_per_s(r16) / gib_per_s(r4));
+	printf("  widest spread:   %.1f%% between the fastest and slowest alignment of one"
+	       " size (at %" PRIu64 " B)\n", worst * 100, worst_size);
+	printf("  (a wide spread with sleeps/GiB far apart between runs is the scheduler,\n"
+	       "  not the alignment: --csv shows each run's sleeps)\n");
+}
+
+/* ---------------------------------------------------------------- modes */
+
+static void read_stdin(const struct options *o)
+{
+	uint64_t reads = 0, got, sleeps0 = voluntary_switches(), sleeps;
+	double t0 = 0, t1, rate;
+
+	got = drain(STDIN_FILENO, o->read_only, &reads, &t0);
+	t1 = bench_now();
+	sleeps = voluntary_switches() - sleeps0;
+	if (got < o->read_only)
+		die("stdin ended after %" PRIu64 " of %" PRIu64 " bytes", got, o->read_only);
+	rate = (double)got / GIB / (t1 - t0);
+	if (o->csv) {
+		printf("bytes_read,reads,reader_sleeps,seconds,gib_per_s\n");
+		printf("%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%.3f\n", got, reads, sleeps,
+		       t1 - t0, rate);
+		return;
+	}
+	bench_env_line(stdout);
+	printf("  bytes read:      %" PRIu64 "\n", got);
+	printf("  reads:           %" PRIu64 "\n", reads);
+	printf("  reader sleeps:   %" PRIu64 "\n", sleeps);
+	printf("  time:            %.3f s (first byte to last)\n", t1 - t0);
+	printf("  throughput:      %.2f GiB/s\n", rate);
+}
+
+static void run_rows(const struct options *o)
+{
+	static struct row table[N_SWEEP][N_ALIGN];
+	const uint64_t *sizes = o->size ? &o->size : sweep_sizes;
+	size_t n = o->size ? 1 : N_SWEEP;
+	int first = o->align < 0 ? 0 : o->align, last = o->align < 0 ? N_ALIGN - 1 : o->align;
+	int single = o->size && o->align >= 0, full = first == 0 && last == N_ALIGN - 1;
+	char cpus[96];
+
+	if (o->csv) {
+		print_csv_header();
+	} else {
+		bench_env_line(stdout);
+		printf("# %" PRIu64 " bytes a run, median of %u; pipe capacity %ld B; the reader"
+		       " reads up to %u B a call; %s\n", o->bytes, o->reps, pipe_capacity(),
+		       READ_BUF, describe_cpus(o, cpus, sizeof cpus));
+		if (!single && full)
+			print_table_head();
+	}
+	fflush(stdout);   /* before fork(): a child must not inherit unflushed output */
+	for (size_t i = 0; i < n; i++) {
+		measure_size(o, sizes[i], table[i], first, last);
+		if (o->csv)
+			for (int a = first; a <= last; a++)
+				print_csv_rows(o, &table[i][a]);
+		else if (single)
+			print_one(o, &table[i][first]);
+		else if (full)
+			print_table_line(table[i]);
+		else
+			printf("%9" PRIu64 " %s: %.2f GiB/s (address %% 4096 = %u)\n", sizes[i],
+			       align_names[first], gib_per_s(&table[i][first].median),
+			       table[i][first].addr_mod);
+		fflush(stdout);
+	}
+	if (!o->csv && !o->size && full)
+		print_summary(table, n);
+}
+
+/* -------------------------------------------------------------- options */
+
+/* "W,R": two CPUs this process may run on. */
+static void parse_cpus(const char *s, struct options *o)
+{
+	cpu_set_t allowed;
+	uint64_t w, r;
+	char first[16];
+	const char *comma = strchr(s, ',');
+
+	if (!comma || (size_t)(comma - s) >= sizeof first)
+		bad_usage(usage, "--cpus wants two CPU numbers W,R, e.g. 0,1, not '%s'", s);
+	memcpy(first, s, (size_t)(comma - s));
+	first[comma - s] = '\0';
+	if (bench_parse_u64(first, 0, CPU_SETSIZE - 1, &w) ||
+	    bench_parse_u64(comma + 1, 0, CPU_SETSIZE - 1, &r))
+		bad_usage(usage, "--cpus wants two CPU numbers W,R, e.g. 0,1, not '%s'", s);
+	if (sched_getaffinity(0, sizeof allowed, &allowed))
+		die("sched_getaffinity");
+	if (!CPU_ISSET(w, &allowed) || !CPU_ISSET(r, &allowed))
+		bad_usage(usage, "--cpus %s: this process may not run on CPU %" PRIu64
+			  " (see nproc, taskset -p $$)", s, CPU_ISSET(w, &allowed) ? r : w);
+	o->writer_cpu = (int)w;
+	o->reader_cpu = (int)r;
+}
+
+static struct options parse_options(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "bytes", required_argument, NULL, 'b' },
+		{ "size", required_argument, NULL, 's' },
+		{ "align", required_argument, NULL, 'a' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "read", required_argument, NULL, 'R' },
+		{ "csv", no_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct options o = { 256u << 20, 0, -1, 3, 0, -1, -1, 0 };
+	uint64_t v;
+	int c, k;
+
+	opterr = 0;     /* our own message, then the usage */
+	while ((c = getopt_long(argc, argv, ":b:s:a:r:c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			if (bench_parse_size(optarg, 1, 1ull << 40, &o.bytes))
+				bad_usage(usage, "--bytes wants bytes from 1 to 1T, e.g. 256M, not '%s'", optarg);
+			break;
+		case 's':
+			if (bench_parse_size(optarg, 16, 64u << 20, &o.size))
+				bad_usage(usage, "--size wants bytes from 16 to 64M, e.g. 16K, not '%s'", optarg);
+			break;
+		case 'a':
+			for (k = 0; k < N_ALIGN && strcmp(optarg, align_names[k]); k++)
+				;
+			if (k == N_ALIGN)
+				bad_usage(usage, "--align wants malloc, page, page+8 or page+16, not '%s'", optarg);
+			o.align = k;
+			break;
+		case 'r':
+			if (bench_parse_u64(optarg, 1, MAX_REPS, &v))
+				bad_usage(usage, "--reps wants a whole number from 1 to %d, not '%s'", MAX_REPS, optarg);
+			o.reps = (unsigned)v;
+			break;
+		case 'c': parse_cpus(optarg, &o); break;
+		case 'R':
+			if (bench_parse_size(optarg, 1, 1ull << 40, &o.read_only))
+				bad_usage(usage, "--read wants bytes from 1 to 1T, e.g. 1G, not '%s'", optarg);
+			break;
+		case 'C': o.csv = 1; break;
+		case 'h': usage(stdout); exit(0);
+		case ':': bad_usage(usage, "%s needs a value", argv[optind - 1]);
+		default:  bad_usage(usage, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		bad_usage(usage, "unexpected argument '%s'", argv[optind]);
+	if (o.read_only && (o.size || o.align >= 0 || o.writer_cpu >= 0))
+		bad_usage(usage, "--read only reads stdin: it takes no --size, --align or --cpus");
+	return o;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+
+	bench_prog = argv[0];
+	o = parse_options(argc, argv);
+	/* A reader that dies must not kill the writer silently: write() then
+	 * fails with EPIPE and die() says so. */
+	signal(SIGPIPE, SIG_IGN);
+	if (o.writer_cpu >= 0)
+		pin_to_cpu(o.writer_cpu);
+	if (o.read_only)
+		read_stdin(&o);
+	else
+		run_rows(&o);
+	return 0;
+}
