@@ -9,14 +9,12 @@ pass() { PASSED=$((PASSED + 1)); printf 'ok      %s\n' "$1"; }
 fail() { FAILED=$((FAILED + 1)); printf 'FAIL    %s\n        %s\n' "$1" "$2"; }
 skip() { SKIPPED=$((SKIPPED + 1)); printf 'skip    %s (%s)\n' "$1" "$2"; }
 
-# The value of a "  label: value" line in a file; the first word only
-# unless a second argument "all" asks for the rest of the line.
+# field FILE LABEL: the first word after "LABEL:" on a "  label: value" line.
 field() {
-	awk -v l="$2" -v all="$3" '
+	awk -v l="$2" '
 		{ line = $0; sub(/^ +/, "", line) }
 		index(line, l ":") == 1 {
-			v = substr(line, length(l) + 2); sub(/^ +/, "", v)
-			if (all != "all") sub(/ .*/, "", v)
+			v = substr(line, length(l) + 2); sub(/^ +/, "", v); sub(/ .*/, "", v)
 			print v; exit
 		}' "$1"
 }

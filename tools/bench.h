@@ -11,7 +11,8 @@
  *   bench_env_line()         one line naming glibc, kernel, THP, page size and
  *                            the allocator settings in the environment
  *   bench_tsc_*()            serialised cycle counter, calibrated to ns
- *   bench_pct()              nearest-rank percentiles
+ *   bench_sort(), bench_pct() sorting that allocates nothing; nearest-rank
+ *                            percentiles
  *   bench_sink()             keeps the compiler from deleting measured work
  */
 #ifndef MALLOC_LABS_BENCH_H
@@ -353,14 +354,6 @@ static double bench_tsc_calibrate(unsigned ms)
 }
 
 /* ----------------------------------------------------------- percentiles */
-
-__attribute__((unused))
-static int bench_cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* Moves v[i] down the max-heap v[0..n) until both children are smaller. */
 __attribute__((unused))
