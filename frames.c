@@ -402,6 +402,17 @@ static const char *human_size(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
+/* Could transparent huge pages back the frames?  Only under "always":
+ * nothing here asks for them with madvise(). */
+static int thp_may_apply(const struct options *o)
+{
+	char buf[32];
+
+	return !o->no_thp &&
+	       !strcmp(bench_sysfs_choice("/sys/kernel/mm/transparent_hugepage/enabled",
+					  buf, sizeof buf), "always");
+}
+
 static void print_report(const struct options *o, const struct result *r,
 			 const struct prediction *pr, const struct policy *pol)
 {
@@ -418,6 +429,9 @@ static void print_report(const struct options *o, const struct result *r,
 	printf("  corrupt pixels:  %" PRIu64 "\n", r->corrupt);
 	printf("  sampled pixels:  %" PRIu64 "\n", r->sampled);
 	printf("  faults/frame:    %.1f\n", (double)r->use.minflt / o->frames);
+	if (thp_may_apply(o))
+		printf("  note:            THP is 'always' here: the prediction counts 4 KiB pages "
+		       "(try --no-thp)\n");
 	if (o->vary) {
 		printf("  predicted:       n/a (the model covers fixed sizes only)\n");
 	} else {
