@@ -110,11 +110,7 @@ static void pin_to_cpu(int cpu)
  * blocked, here on a pipe that was full (writer) or empty (reader). */
 static uint64_t voluntary_switches(void)
 {
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru))
-		die("getrusage");
-	return (uint64_t)ru.ru_nvcsw;
+	return (uint64_t)bench_usage_now().nvcsw;
 }
 
 /* --------------------------------------------------------------- reader */

@@ -136,6 +136,7 @@ struct bench_usage {
 	long minflt;       /* minor faults: a page mapped without I/O */
 	long majflt;       /* major faults: a page read from disk */
 	long maxrss_kib;   /* peak resident set of the process so far */
+	long nvcsw;        /* voluntary context switches: times it blocked */
 	double user_s;     /* CPU time in user mode */
 	double sys_s;      /* CPU time in the kernel: faults, mmap, munmap, brk */
 };
@@ -151,6 +152,7 @@ static struct bench_usage bench_usage_now(void)
 	u.minflt = ru.ru_minflt;
 	u.majflt = ru.ru_majflt;
 	u.maxrss_kib = ru.ru_maxrss;
+	u.nvcsw = ru.ru_nvcsw;
 	u.user_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 	u.sys_s = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 	return u;
@@ -166,6 +168,7 @@ static struct bench_usage bench_usage_delta(struct bench_usage a, struct bench_u
 	d.minflt = b.minflt - a.minflt;
 	d.majflt = b.majflt - a.majflt;
 	d.maxrss_kib = b.maxrss_kib;
+	d.nvcsw = b.nvcsw - a.nvcsw;
 	d.user_s = b.user_s - a.user_s;
 	d.sys_s = b.sys_s - a.sys_s;
 	return d;
