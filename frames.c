@@ -19,7 +19,7 @@
  * Look at: minor faults (and faults/frame against the prediction), time,
  *        corrupt pixels, and which frames came from mmap.
  */
-#include "tools/bench.h"
+#include "tools/env.h"
 
 #include <getopt.h>
 #include <malloc.h>
@@ -49,6 +49,7 @@ struct options {
 	uint64_t vary;       /* each frame's size moves by up to this much */
 	int csv;
 	int no_thp;
+	int stats;           /* malloc_stats() at the end */
 };
 
 static void usage(FILE *out)
@@ -66,7 +67,8 @@ static void usage(FILE *out)
 		"  -v, --vary BYTES    vary each frame's size by up to BYTES (fixed seed)\n"
 		"      --no-thp        turn transparent huge pages off for this process\n"
 		"      --csv           print a CSV header and one row instead\n"
-		"      --env           print the environment line and exit\n"
+		"      --stats         print glibc's malloc_stats() (arenas, heap vs mmap) at the end\n"
+		"      --env           print the environment check and exit\n"
 		"  -h, --help          this text\n",
 		bench_prog, FRAME_BYTES);
 }
@@ -163,71 +165,22 @@ static size_t frame_size(const struct options *o, uint64_t *seed)
 /* ------------------------------------------------ the allocator policy */
 
 /* The settings that decide where a big block comes from and whether
- * free() gives it back: glibc's defaults, then the environment, then
- * --tune.  Used to predict the fault count from first principles. */
+ * free() gives it back: glibc's defaults, then the environment as the
+ * running glibc reads it (tools/env.h), then --tune.  Used to predict the
+ * fault count from first principles. */
 struct policy {
 	uint64_t mmap_threshold, trim_threshold, top_pad, mmap_max;
 	unsigned perturb;
+	unsigned hugetlb;
 	int dynamic;         /* the threshold still adapts (nothing was set) */
 };
 
-/* glibc 2.36 reads tunable values like strtoul with base 0: "64M" is 64,
- * "abc" is 0, "010" is 8.  Mimic that, so the prediction follows what
- * glibc really did with a mistyped value. */
-static uint64_t tunable_value(const char *s)
-{
-	return strtoull(s, NULL, 0);
-}
-
-static void policy_set(struct policy *p, const char *name, const char *val)
-{
-	uint64_t v = tunable_value(val);
-
-	if (!strcmp(name, "mmap_threshold"))
-		p->mmap_threshold = v, p->dynamic = 0;
-	else if (!strcmp(name, "trim_threshold"))
-		p->trim_threshold = v, p->dynamic = 0;
-	else if (!strcmp(name, "top_pad"))
-		p->top_pad = v, p->dynamic = 0;
-	else if (!strcmp(name, "mmap_max"))
-		p->mmap_max = v, p->dynamic = 0;
-	else if (!strcmp(name, "perturb"))
-		p->perturb = (unsigned)(v & 0xff);
-}
-
 static struct policy policy_from_environment(void)
 {
-	static const char *const aliases[][2] = {
-		{ "MALLOC_MMAP_THRESHOLD_", "mmap_threshold" },
-		{ "MALLOC_TRIM_THRESHOLD_", "trim_threshold" },
-		{ "MALLOC_TOP_PAD_", "top_pad" },
-		{ "MALLOC_MMAP_MAX_", "mmap_max" },
-		{ "MALLOC_PERTURB_", "perturb" },
-	};
-	struct policy p = { 128 << 10, 128 << 10, 128 << 10, 65536, 0, 1 };
-	const char *t = getenv("GLIBC_TUNABLES");
+	const struct env_malloc *m = env_malloc_policy();
+	struct policy p = { m->mmap_threshold, m->trim_threshold, m->top_pad, m->mmap_max,
+			    m->perturb, m->hugetlb, m->dynamic };
 
-	for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
-		const char *v = getenv(aliases[i][0]);
-		if (v)
-			policy_set(&p, aliases[i][1], v);
-	}
-	/* glibc.malloc.NAME=VALUE items separated by ':' */
-	while (t && *t) {
-		size_t len = strcspn(t, ":");
-		char item[256];
-
-		if (len < sizeof item) {
-			memcpy(item, t, len);
-			item[len] = '\0';
-			char *eq = strchr(item, '=');
-			if (eq && !strncmp(item, "glibc.malloc.", 13)) {
-				*eq = '\0';
-				policy_set(&p, item + 13, eq + 1);
-			}
-		}
-		t += len + (t[len] == ':');
-	}
 	return p;
 }
 
@@ -251,8 +204,20 @@ static void tune_allocator(struct policy *p, int verbose)
 
 /* ----------------------------------------------------------- prediction */
 
+/* Could huge pages back the frames?  Under THP "always" any large mapping
+ * may get them; under "madvise" only when glibc.malloc.hugetlb=1 asks.
+ * --no-thp turns both off for this process. */
+static int huge_pages_may_apply(const struct options *o, const struct policy *pol)
+{
+	char e[32];
+
+	env_sysfs_choice(ENV_THP_DIR "enabled", e, sizeof e);
+	return !o->no_thp && (!strcmp(e, "always") || (pol->hugetlb == 1 && !strcmp(e, "madvise")));
+}
+
 struct prediction {
 	uint64_t faults;
+	int bound;               /* huge pages may back the frames: faults is an upper bound */
 	unsigned fresh_frames;   /* frames that ran on pages never touched before */
 	unsigned mmap_frames;
 	int per_page;            /* faults per fresh page: 2 read first, 1 write first */
@@ -275,9 +240,12 @@ static uint64_t pages(uint64_t bytes, uint64_t page)
  *  - otherwise the heap top grows by the request plus top_pad; freeing the
  *    block merges it back into the top, and a top of trim_threshold or more
  *    is cut back to top_pad;
- *  - pages first touched by a read fault twice (zero page, then a copy),
- *    pages first touched by a write (memset, perturb fill) once.
- * Not modelled: sizes that vary, thread arenas, transparent huge pages.
+ *  - pages first touched by a read fault twice where the kernel maps the
+ *    zero page (then a copy), once where it does not; pages first touched
+ *    by a write (memset, perturb fill) once.
+ * Not modelled: sizes that vary, thread arenas.  Where huge pages may back
+ * the frames (THP "always", glibc.malloc.hugetlb=1 under "madvise") a
+ * fault can map 2 MiB, so the 4 KiB count becomes an upper bound.
  */
 static struct prediction predict_faults(const struct options *o, const struct policy *pol)
 {
@@ -286,15 +254,18 @@ static struct prediction predict_faults(const struct options *o, const struct po
 	const uint64_t mapped = (chunk + 8 + page - 1) & ~(page - 1);
 	uint64_t thr = pol->mmap_threshold, trim = pol->trim_threshold;
 	uint64_t top = pol->top_pad, present = 0;   /* the first top is untouched */
-	struct prediction pr = { 0, 0, 0, 1 };
+	struct prediction pr = { 0, 0, 0, 0, 1 };
 	int write_first = o->alloc == ALLOC_MEMSET || o->alloc == ALLOC_ONCE || pol->perturb;
 	unsigned allocs = o->alloc == ALLOC_ONCE ? 1 : o->frames;
 
-	pr.per_page = write_first ? 1 : 2;
+	/* A page read before it is written: 2 faults where the read maps the
+	 * zero page, 1 where this kernel allocates on the read (measured). */
+	pr.per_page = write_first ? 1 : env_read_faults_per_page();
 	for (unsigned i = 0; i < allocs; i++) {
 		if (top < chunk && chunk >= thr && pol->mmap_max > 0) {
 			uint64_t n = pages(16 + o->size, page);
-			pr.faults += write_first ? n : 1 + 2 * (n - 1);
+			/* malloc writes the chunk header: the first page is a write */
+			pr.faults += 1 + (uint64_t)pr.per_page * (n - 1);
 			pr.fresh_frames++, pr.mmap_frames++;
 			if (pol->dynamic && mapped > thr && (mapped | 2) <= (32u << 20))
 				thr = mapped, trim = 2 * mapped;
@@ -312,20 +283,29 @@ static struct prediction predict_faults(const struct options *o, const struct po
 		if (top >= trim)        /* systrim keeps top_pad */
 			top = present = pol->top_pad;
 	}
+	pr.bound = huge_pages_may_apply(o, pol);
 	return pr;
 }
 
-static void explain_prediction(char *buf, size_t len, const struct prediction *pr,
-			       unsigned frames, const struct policy *pol)
+/* Why the prediction is what it is, in two short clauses. */
+static void explain_prediction(char *where, char *how, size_t len,
+			       const struct prediction *pr, unsigned frames,
+			       const struct policy *pol)
 {
-	const char *why = pr->per_page == 2
-		? "2 per page: the read maps the zero page, the write copies it"
-		: pol->perturb ? "1 per page: perturb's fill writes each page first"
-		: "1 per page: memset writes each page first";
-
-	snprintf(buf, len, "%u of %u frames on fresh pages (%u from mmap), %s%s",
-		 pr->fresh_frames, frames, pr->mmap_frames, why,
-		 pr->fresh_frames < frames ? "; the rest reuse mapped pages" : "");
+	snprintf(where, len, "%u of %u frames on fresh pages (%u from mmap)%s", pr->fresh_frames,
+		 frames, pr->mmap_frames,
+		 pr->fresh_frames < frames ? ", the rest reuse mapped pages" : "");
+	if (pr->per_page == 2)
+		snprintf(how, len, "2 faults a page: the read maps the zero page, the write copies");
+	else if (pol->perturb)
+		snprintf(how, len, "1 fault a page: perturb's fill writes each page first");
+	else
+		snprintf(how, len, "1 fault a page: %s",
+			 env_read_faults_per_page() == 1
+			 ? "this kernel maps no zero page on a read"
+			 : "memset writes each page first");
+	if (pr->bound)
+		snprintf(how, len, "an upper bound: huge pages may map 2 MiB per fault");
 }
 
 /* -------------------------------------------------------------- running */
@@ -347,8 +327,24 @@ static int from_mmap(const void *p, const char *heap_lo)
 	return !(c >= heap_lo && c < (const char *)sbrk(0));
 }
 
+/* Frame i of n and the faults so far, on stderr, at most 4 times a second
+ * and only when a person is watching.  stderr is unbuffered, so printing
+ * allocates nothing; it runs after free(), between frames. */
+static void show_progress(unsigned i, unsigned n, const struct bench_usage *u0, double *last)
+{
+	double now = bench_now();
+
+	if (now - *last < 0.25 && i < n)
+		return;
+	*last = now;
+	fprintf(stderr, "\r%s: frame %u/%u, %ld faults so far%s", bench_prog, i, n,
+		bench_usage_now().minflt - u0->minflt, i == n ? "\r\033[K" : "");
+}
+
 static struct result run_frames(const struct options *o, const char *heap_lo)
 {
+	int progress = !o->csv && isatty(STDERR_FILENO);
+	double shown = bench_now();
 	struct result r = { 0 };
 	struct bench_usage u0;
 	uint64_t seed = 0x9e3779b97f4a7c15ull, *once = NULL;
@@ -380,6 +376,8 @@ static struct result run_frames(const struct options *o, const char *heap_lo)
 		bench_sink(f);
 		if (!once)
 			free(f);
+		if (progress)
+			show_progress(i + 1, o->frames, &u0, &shown);
 	}
 	if (once) {
 		bench_sink(once);
@@ -402,21 +400,15 @@ static const char *human_size(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
-/* Could transparent huge pages back the frames?  Only under "always":
- * nothing here asks for them with madvise(). */
-static int thp_may_apply(const struct options *o)
+static const char *prediction_kind(const struct options *o, const struct prediction *pr)
 {
-	char buf[32];
-
-	return !o->no_thp &&
-	       !strcmp(bench_sysfs_choice("/sys/kernel/mm/transparent_hugepage/enabled",
-					  buf, sizeof buf), "always");
+	return o->vary ? "none" : pr->bound ? "bound" : "exact";
 }
 
 static void print_report(const struct options *o, const struct result *r,
 			 const struct prediction *pr, const struct policy *pol)
 {
-	char a[32], b[32], why[256];
+	char a[32], b[32], where[128], how[128];
 
 	if (o->vary)
 		printf("%u frames of %s (varying by up to %s)\n", o->frames,
@@ -429,43 +421,41 @@ static void print_report(const struct options *o, const struct result *r,
 	printf("  corrupt pixels:  %" PRIu64 "\n", r->corrupt);
 	printf("  sampled pixels:  %" PRIu64 "\n", r->sampled);
 	printf("  faults/frame:    %.1f\n", (double)r->use.minflt / o->frames);
-	if (thp_may_apply(o))
-		printf("  note:            THP is 'always' here: the prediction counts 4 KiB pages "
-		       "(try --no-thp)\n");
 	if (o->vary) {
 		printf("  predicted:       n/a (the model covers fixed sizes only)\n");
 	} else {
-		explain_prediction(why, sizeof why, pr, o->frames, pol);
-		printf("  predicted:       %" PRIu64 " (%s)\n", pr->faults, why);
+		explain_prediction(where, how, sizeof where, pr, o->frames, pol);
+		printf("  predicted:       %" PRIu64 " (%s)\n", pr->faults,
+		       pr->bound ? "upper bound" : "exact");
+		printf("  why:             %s\n", where);
+		printf("                   %s\n", how);
 	}
 	printf("  from mmap:       %u of %u frames\n", r->mmap_frames,
 	       o->alloc == ALLOC_ONCE ? 1 : o->frames);
 	printf("  user time:       %.3f s\n", r->use.user_s);
 	printf("  sys time:        %.3f s\n", r->use.sys_s);
-	printf("  alloc:           %s, %s\n", alloc_blurbs[o->alloc],
-	       o->tune ? "tuned with mallopt()" : "allocator settings from the environment");
+	printf("  alloc:           %s\n", alloc_blurbs[o->alloc]);
+	printf("  policy:          %s\n", o->tune ? "tuned with mallopt()"
+	       : "glibc's defaults plus the environment (see the # lines)");
 }
 
 static void print_csv(const struct options *o, const struct result *r,
 		      const struct prediction *pr)
 {
-	char thp[160], env[512];
-
 	printf("alloc,tuned,frames,size,vary,time_s,minor_faults,faults_per_frame,"
-	       "predicted_faults,max_rss_mib,corrupt_pixels,sampled_pixels,mmap_frames,"
-	       "user_s,sys_s,glibc,thp,malloc_env\n");
-	printf("%s,%d,%u,%" PRIu64 ",%" PRIu64 ",%.3f,%ld,%.1f,", alloc_names[o->alloc],
+	       "predicted_faults,prediction,max_rss_mib,corrupt_pixels,sampled_pixels,"
+	       "mmap_frames,user_s,sys_s");
+	env_csv_header(stdout);
+	printf("\n%s,%d,%u,%" PRIu64 ",%" PRIu64 ",%.3f,%ld,%.1f,", alloc_names[o->alloc],
 	       o->tune, o->frames, o->size, o->vary, r->seconds, r->use.minflt,
 	       (double)r->use.minflt / o->frames);
-	if (o->vary)
-		printf("n/a,");
-	else
-		printf("%" PRIu64 ",", pr->faults);
-	/* The environment fields may hold commas; quote them. */
-	printf("%.0f,%" PRIu64 ",%" PRIu64 ",%u,%.3f,%.3f,%s,\"%s\",\"%s\"\n",
+	if (!o->vary)
+		printf("%" PRIu64, pr->faults);
+	printf(",%s,%.0f,%" PRIu64 ",%" PRIu64 ",%u,%.3f,%.3f", prediction_kind(o, pr),
 	       r->use.maxrss_kib / 1024.0, r->corrupt, r->sampled, r->mmap_frames,
-	       r->use.user_s, r->use.sys_s, gnu_get_libc_version(),
-	       bench_thp(thp, sizeof thp), bench_malloc_env(env, sizeof env));
+	       r->use.user_s, r->use.sys_s);
+	env_csv_fields(stdout);
+	putchar('\n');
 }
 
 /* -------------------------------------------------------------- options */
@@ -481,10 +471,11 @@ static struct options parse_options(int argc, char **argv)
 		{ "no-thp", no_argument, NULL, 'T' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "env", no_argument, NULL, 'e' },
+		{ "stats", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct options o = { 100, ALLOC_CALLOC, 0, FRAME_BYTES, 0, 0, 0 };
+	struct options o = { 100, ALLOC_CALLOC, 0, FRAME_BYTES, 0, 0, 0, 0 };
 	uint64_t v;
 	int c, k;
 
@@ -514,15 +505,20 @@ static struct options parse_options(int argc, char **argv)
 			break;
 		case 'T': o.no_thp = 1; break;
 		case 'c': o.csv = 1; break;
-		case 'e': bench_env_line(stdout); exit(0);
+		case 'S': o.stats = 1; break;
+		case 'e': env_print_header(stdout); exit(0);
 		case 'h': usage(stdout); exit(0);
-		case ':': bad_usage(usage, "%s needs a value", argv[optind - 1]);
-		default:  bad_usage(usage, "unknown option '%s'", argv[optind - 1]);
+		default:  bench_bad_option(usage, c, argv);
 		}
 	}
 	if (optind < argc)
 		bad_usage(usage, "unexpected argument '%s'", argv[optind]);
 	o.size &= ~(uint64_t)7;   /* whole pixels */
+	/* A 32-bit build cannot address a 3 GiB frame: say so rather than
+	 * let size_t wrap and render a 0-byte frame. */
+	if (o.size + o.vary > SIZE_MAX / 2)
+		bad_usage(usage, "--size + --vary is %" PRIu64 " bytes; this %zu-bit build can allocate at most %zu",
+			  o.size + o.vary, 8 * sizeof(size_t), SIZE_MAX / 2);
 	if (o.vary && o.vary + WIDTH * sizeof(uint64_t) > o.size)
 		bad_usage(usage, "--vary must leave at least one row: it is larger than --size");
 	return o;
@@ -536,7 +532,7 @@ int main(int argc, char **argv)
 	struct result r;
 	const char *heap_lo;
 
-	bench_prog = argv[0];
+	bench_start(argv[0]);
 	o = parse_options(argc, argv);
 	heap_lo = sbrk(0);       /* where the brk heap starts */
 	if (o.no_thp && prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) != 0)
@@ -545,7 +541,7 @@ int main(int argc, char **argv)
 	/* Print the header now: stdout's buffer is allocated on first use,
 	 * and it should sit below the frames, not above them. */
 	if (!o.csv) {
-		bench_env_line(stdout);
+		env_print_header(stdout);
 		if (o.no_thp)
 			printf("# transparent huge pages disabled for this process (--no-thp)\n");
 	}
@@ -559,5 +555,11 @@ int main(int argc, char **argv)
 		print_csv(&o, &r, &pr);
 	else
 		print_report(&o, &r, &pr, &pol);
+	if (o.stats) {
+		/* glibc's own view, on stderr: "system bytes" is the brk heap an
+		 * arena holds, "mmap" the blocks mapped on their own. */
+		fflush(stdout);
+		malloc_stats();
+	}
 	return 0;
 }

@@ -22,7 +22,7 @@
  * mallopt settings) carries from one row to the next: --history runs them
  * in one process so you can watch that happen.
  */
-#include "tools/bench.h"
+#include "tools/env.h"
 
 #include <getopt.h>
 #include <malloc.h>
@@ -685,7 +685,7 @@ int main(int argc, char **argv)
 	int per_thread;
 	size_t first, last, nsamples;
 
-	bench_prog = "malloc_variance";
+	bench_start("malloc_variance");
 	parse_args(argc, argv, &cfg, &mode);
 	first = mode ? (size_t)mode : 1;
 	last = mode ? (size_t)mode : NROWS - 1;
@@ -703,7 +703,7 @@ int main(int argc, char **argv)
 	memset(res, 0, sizeof *res * NROWS);
 
 	if (!cfg.csv)
-		bench_env_line(stdout);
+		env_print_header(stdout);
 	tpn = set_up_clock(&cfg);
 	if (cfg.mlock && !isolate)
 		mlock_err = lock_memory();

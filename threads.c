@@ -19,7 +19,7 @@
  *        per page written in a block that came straight from mmap), sys
  *        time, and time per request at 1 thread and at N threads.
  */
-#include "tools/bench.h"
+#include "tools/env.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -396,7 +396,7 @@ static void print_report(const struct options *o, const struct policy *p,
 static void print_csv(const struct options *o, const struct policy *p,
 		      const struct result *r)
 {
-	char thp[160], env[512], thr[24];
+	char thr[24];
 	const struct tally *c = &r->churn;
 
 	if (p->mmap_threshold)
@@ -405,16 +405,19 @@ static void print_csv(const struct options *o, const struct policy *p,
 		snprintf(thr, sizeof thr, "dynamic");
 	printf("mode,mmap_threshold,trim_threshold,size,count,threads,live_blocks,live_mb,"
 	       "requests,avg_request,time_s,us_per_request,minor_faults,mmapped,"
-	       "mmapped_pages,user_s,sys_s,tlb_shootdowns,fill_s,fill_faults,glibc,thp,malloc_env\n");
+	       "mmapped_pages,user_s,sys_s,tlb_shootdowns,fill_s,fill_faults");
+	env_csv_header(stdout);
+	putchar('\n');
 	printf("%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%" PRIu64 ",%.1f,%" PRIu64
-	       ",%.0f,%.3f,%.2f,%ld,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%ld,%.3f,%ld,%s,\"%s\",\"%s\"\n",
+	       ",%.0f,%.3f,%.2f,%ld,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%ld,%.3f,%ld",
 	       mode_names[o->mode], thr, p->trim_threshold,
 	       o->size, o->count, o->threads, r->slots, r->fill.bytes / 1e6, c->requests,
 	       per_request((double)c->bytes, c->requests), r->churn_s,
 	       per_request(r->churn_s * 1e6, c->requests), r->churn_use.minflt, c->mmapped,
 	       c->mmapped_pages, r->churn_use.user_s, r->churn_use.sys_s, r->tlb_ipis, r->fill_s,
-	       r->fill_use.minflt, gnu_get_libc_version(), bench_thp(thp, sizeof thp),
-	       bench_malloc_env(env, sizeof env));
+	       r->fill_use.minflt);
+	env_csv_fields(stdout);
+	putchar('\n');
 }
 
 /* -------------------------------------------------------------- options */
@@ -491,10 +494,10 @@ int main(int argc, char **argv)
 	struct policy p;
 	struct result r;
 
-	bench_prog = argv[0];
+	bench_start(argv[0]);
 	o = parse_options(argc, argv);
 	if (!o.csv) {
-		bench_env_line(stdout);
+		env_print_header(stdout);
 		fflush(stdout);
 	}
 	p = apply_mode(&o);

@@ -22,7 +22,7 @@
  *        and "sleeps": how often writer and reader blocked on the pipe.
  */
 #define _GNU_SOURCE     /* F_GETPIPE_SZ, sched_setaffinity */
-#include "tools/bench.h"
+#include "tools/env.h"
 
 #include <fcntl.h>
 #include <getopt.h>
@@ -439,7 +439,7 @@ static void read_stdin(const struct options *o)
 		       t1 - t0, rate);
 		return;
 	}
-	bench_env_line(stdout);
+	env_print_header(stdout);
 	printf("  bytes read:      %" PRIu64 "\n", got);
 	printf("  reads:           %" PRIu64 "\n", reads);
 	printf("  reader sleeps:   %" PRIu64 "\n", sleeps);
@@ -459,7 +459,7 @@ static void run_rows(const struct options *o)
 	if (o->csv) {
 		print_csv_header();
 	} else {
-		bench_env_line(stdout);
+		env_print_header(stdout);
 		printf("# %" PRIu64 " bytes a run, median of %u; pipe capacity %ld B; the reader"
 		       " reads up to %u B a call; %s\n", o->bytes, o->reps, pipe_capacity(),
 		       READ_BUF, describe_cpus(o, cpus, sizeof cpus));
@@ -574,7 +574,7 @@ int main(int argc, char **argv)
 {
 	struct options o;
 
-	bench_prog = argv[0];
+	bench_start(argv[0]);
 	o = parse_options(argc, argv);
 	/* A reader that dies must not kill the writer silently: write() then
 	 * fails with EPIPE and die() says so. */

@@ -10,7 +10,7 @@
  * about once per page per iteration (an 8 MiB block is above the mmap
  * threshold, pinned here so it stays there).
  */
-#include "tools/bench.h"
+#include "tools/env.h"
 
 #include <malloc.h>
 
@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 	long page = sysconf(_SC_PAGESIZE);
 	long pages = (BLOCK + 16 + page - 1) / page;
 
-	bench_prog = argv[0];
+	bench_start(argv[0]);
 	if (argc > 1) {
 		fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
 			"usage: %s\nRuns the same malloc+memset+free loop without and with bench_sink().\n",
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 	 * otherwise move 8 MiB to the heap after the first free(). */
 	if (mallopt(M_MMAP_THRESHOLD, 1 << 20) != 1)
 		die("mallopt(M_MMAP_THRESHOLD)");
-	bench_env_line(stdout);
+	env_print_header(stdout);
 	printf("%d x malloc(8 MiB) + memset + free; each block touches %ld pages\n", ITERS, pages);
 	printf("  unguarded faults:  %ld\n", faults_unguarded());
 	printf("  guarded faults:    %ld\n", faults_guarded());

@@ -2,7 +2,7 @@
 # Sourced by tests/run.sh.
 #
 # First principles (malloc.c: sysmalloc, __libc_free): a block of S bytes
-# from mmap touches ceil((S + 16) / 4096) pages, each written first by
+# from mmap touches ceil((S + 16) / PAGE) pages, each written first by
 # memset (1 fault).  Below the cap the first free() of an mmapped block
 # raises the threshold to its size, so frame 1 is mmapped, frame 2 grows
 # the heap and later frames reuse it: 2 blocks' pages in all.  A block whose
@@ -10,7 +10,8 @@
 # cap), so every frame is a fresh mmap.  Tolerance 1%, as in Lab 1.
 
 L4N=50
-l4pages() { echo $(( ($1 + 16 + 4095) / 4096 )); }
+PAGE=$(getconf PAGESIZE)
+l4pages() { echo $(( ($1 + 16 + PAGE - 1) / PAGE )); }
 l4run() { # NAME SIZE [VAR=value...]
 	local name=$1 size=$2
 	shift 2
@@ -36,7 +37,8 @@ near "lab4 34 MiB with GLIBC_TUNABLES: one block's pages" "$f" "$p34" 1
 # glibc 2.36 says nothing about a misspelt tunable (it is ignored) and reads
 # "256M" as 256 bytes.  Later versions warn about some of this, so these two
 # checks are for the version they were verified on.
-if [ "$(ldd --version 2>/dev/null | head -n 1 | awk '{ print $NF }')" = 2.36 ]; then
+# The glibc the binary runs with, not the system's `ldd --version`.
+if [ "$(./frames --frames 1 --size 1M --csv | tools/csvget glibc)" = 2.36 ]; then
 	f=$(l4run misspelt 34M GLIBC_TUNABLES=glibc.malloc.mmap_treshold=268435456:glibc.malloc.trim_treshold=536870912)
 	near "lab4 a misspelt tunable is silently ignored (34 MiB still churns)" "$f" $((L4N * p34)) 1
 	f=$(l4run suffix 30M GLIBC_TUNABLES=glibc.malloc.mmap_threshold=256M)

@@ -8,12 +8,13 @@
  *   bench_parse_*()          numbers and sizes (K/M/G = KiB/MiB/GiB)
  *   bench_usage_*()          getrusage snapshots and deltas (faults, RSS, CPU)
  *   bench_now()              monotonic wall clock in seconds
- *   bench_env_line()         one line naming glibc, kernel, THP, page size and
- *                            the allocator settings in the environment
+ *   bench_start()            names the program; stdout is checked at exit
+ *   bench_csv_str()          one CSV field, quoted when it must be (RFC 4180)
  *   bench_tsc_*()            serialised cycle counter, calibrated to ns
  *   bench_sort(), bench_pct() sorting that allocates nothing; nearest-rank
  *                            percentiles
  *   bench_sink()             keeps the compiler from deleting measured work
+ * The environment check (glibc, THP, tunables) lives in tools/env.h.
  */
 #ifndef MALLOC_LABS_BENCH_H
 #define MALLOC_LABS_BENCH_H
@@ -21,9 +22,11 @@
 #include <features.h>
 #if !defined(__linux__) || !defined(__GLIBC__)
 #error "malloc-labs measures glibc's malloc on Linux: build it on a Linux system with glibc."
-#endif
+#else   /* the rest of the kit: skipped elsewhere, so the #error stands alone */
 
 #include <errno.h>
+#include <getopt.h>
+#include <stdio_ext.h>
 #include <gnu/libc-version.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -32,7 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,6 +77,67 @@ static void bad_usage(void (*usage)(FILE *), const char *fmt, ...)
 	exit(2);
 }
 
+/* The option getopt_long (with opterr = 0 and a leading ':' in the short
+ * options) stopped at, as the user typed it: "-z" from "-zt", "--bogus",
+ * then the usage; exit 2.  `c` is what getopt_long returned. */
+__attribute__((noreturn, unused))
+static void bench_bad_option(void (*usage)(FILE *), int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	int is_long = arg && !strncmp(arg, "--", 2);
+	char shortname[3] = { '-', (char)optopt, '\0' };
+
+	if (c == ':')
+		bad_usage(usage, "%s needs a value", is_long ? arg : shortname);
+	if (is_long)
+		bad_usage(usage, "unknown option '%.*s'", (int)strcspn(arg, "="), arg);
+	bad_usage(usage, "unknown option '%s'", optopt ? shortname : arg);
+}
+
+/* At exit: stdout must have reached its file.  A full disk, a closed
+ * descriptor or a broken pipe would otherwise end in exit status 0 with
+ * the output lost (the coreutils close_stdout idea). */
+static void bench_close_stdout(void)
+{
+	int pending = __fpending(stdout) > 0, bad = ferror(stdout);
+
+	if (fclose(stdout) != 0 && (pending || errno != EBADF))
+		bad = 1;
+	if (bad) {
+		fprintf(stderr, "%s: write error: %s\n", bench_prog,
+			errno ? strerror(errno) : "output lost");
+		_exit(1);
+	}
+}
+
+/* Every main() starts here: messages are prefixed with the program's
+ * name, and a failed write to stdout makes the exit status 1. */
+__attribute__((unused))
+static void bench_start(const char *argv0)
+{
+	bench_prog = argv0;
+	if (atexit(bench_close_stdout) != 0)
+		die("atexit");
+}
+
+/* One CSV field: as it is when it holds no comma, quote or line break,
+ * otherwise in double quotes with each quote doubled (RFC 4180). */
+__attribute__((unused))
+static void bench_csv_str(FILE *out, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
 /* --------------------------------------------------------------- parsing */
 
 /* A whole decimal number in [min, max], nothing after it.  0 on success. */
@@ -84,7 +147,7 @@ static int bench_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *
 	char *end;
 	unsigned long long v;
 
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+	if (!s || *s < '0' || *s > '9')    /* strtoull would skip blanks, take signs */
 		return -1;
 	errno = 0;
 	v = strtoull(s, &end, 10);
@@ -191,87 +254,6 @@ static uint64_t bench_ns_raw(void)
 
 	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* -------------------------------------------------- the environment line */
-
-/* The selected word of a sysfs "a [b] c" file, or "?" when unreadable. */
-__attribute__((unused))
-static const char *bench_sysfs_choice(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	char line[256], *l, *r;
-
-	snprintf(buf, len, "?");
-	if (!f)
-		return buf;
-	if (fgets(line, sizeof line, f)) {
-		l = strchr(line, '[');
-		r = l ? strchr(l, ']') : NULL;
-		if (l && r)
-			*r = '\0';
-		else
-			line[strcspn(line, "\n")] = '\0';
-		l = l && r ? l + 1 : line;
-		/* Copied by hand: snprintf("%s") into a short buffer draws
-		 * GCC's truncation warning although truncation is intended. */
-		r = l + strnlen(l, len - 1);
-		memcpy(buf, l, (size_t)(r - l));
-		buf[r - l] = '\0';
-	}
-	fclose(f);
-	return buf;
-}
-
-/* Transparent huge pages, which change every fault count a lab prints:
- * "enabled=madvise defrag=madvise use_zero_page=1". */
-__attribute__((unused))
-static const char *bench_thp(char *buf, size_t len)
-{
-	static const char dir[] = "/sys/kernel/mm/transparent_hugepage/";
-	char path[128], e[32], d[32], z[32];
-
-	snprintf(path, sizeof path, "%senabled", dir);
-	bench_sysfs_choice(path, e, sizeof e);
-	snprintf(path, sizeof path, "%sdefrag", dir);
-	bench_sysfs_choice(path, d, sizeof d);
-	snprintf(path, sizeof path, "%suse_zero_page", dir);
-	bench_sysfs_choice(path, z, sizeof z);
-	snprintf(buf, len, "enabled=%s defrag=%s use_zero_page=%s", e, d, z);
-	return buf;
-}
-
-/* The allocator settings a run inherits from its environment: GLIBC_TUNABLES
- * and the MALLOC_*_ aliases.  Printed with every result, because glibc 2.36
- * accepts a misspelt setting silently and the numbers are the only clue. */
-__attribute__((unused))
-static const char *bench_malloc_env(char *buf, size_t len)
-{
-	extern char **environ;
-	const char *t = getenv("GLIBC_TUNABLES");
-	size_t n;
-
-	n = (size_t)snprintf(buf, len, "GLIBC_TUNABLES=%s", t ? t : "(unset)");
-	for (char **e = environ; *e && n < len; e++)
-		if (!strncmp(*e, "MALLOC_", 7))
-			n += (size_t)snprintf(buf + n, len - n, " %s", *e);
-	return buf;
-}
-
-/* One line for graders to compare like with like.  Starts with "# " so
- * scripts reading label: value lines can skip it. */
-__attribute__((unused))
-static void bench_env_line(FILE *out)
-{
-	struct utsname u;
-	char thp[160], env[512];
-
-	if (uname(&u) != 0)
-		die("uname");
-	fprintf(out, "# glibc %s | %s %s %s | THP %s | page %ld B | %s\n",
-		gnu_get_libc_version(), u.sysname, u.release, u.machine,
-		bench_thp(thp, sizeof thp), sysconf(_SC_PAGESIZE),
-		bench_malloc_env(env, sizeof env));
 }
 
 /* ------------------------------------------------------------------- TSC */
@@ -413,7 +395,9 @@ static void bench_sort(uint64_t *v, size_t n)
 __attribute__((unused))
 static uint64_t bench_pct(const uint64_t *sorted, size_t n, unsigned p_tenths)
 {
-	size_t rank = (size_t)(((unsigned __int128)n * p_tenths + 999) / 1000);
+	/* ceil(n * p / 1000) without overflow, and without 128-bit integers
+	 * that 32-bit targets lack. */
+	size_t rank = n / 1000 * p_tenths + ((n % 1000) * p_tenths + 999) / 1000;
 
 	if (rank < 1)
 		rank = 1;
@@ -430,4 +414,5 @@ static uint64_t bench_pct(const uint64_t *sorted, size_t n, unsigned p_tenths)
  * lab would measure nothing. */
 #define bench_sink(p) __asm__ __volatile__("" : : "r"(p) : "memory")
 
+#endif /* Linux and glibc */
 #endif /* MALLOC_LABS_BENCH_H */

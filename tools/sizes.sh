@@ -9,6 +9,8 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 [ -x ./frames ] || { echo "sizes: ./frames is not built; run make" >&2; exit 1; }
 SCALE=${SCALE:-1}
+CSV=$(mktemp) || exit 1
+trap 'rm -f "$CSV"' EXIT
 THR=268435456    # 256 MiB: above every size here, so the heap serves them all
 TRIM=536870912   # 512 MiB: free() does not give the heap top back
 ENVVARS="MALLOC_MMAP_THRESHOLD_=$THR MALLOC_TRIM_THRESHOLD_=$TRIM"
@@ -29,7 +31,8 @@ cell() {
 	local envs=$1
 	shift
 	# shellcheck disable=SC2086
-	env $envs ./frames --alloc memset --csv "$@" | awk -F, 'NR == 2 { print $7, $15, $13 }'
+	env $envs ./frames --alloc memset --csv "$@" >"$CSV" || exit 1
+	echo "$(tools/csvget minor_faults "$CSV") $(tools/csvget sys_s "$CSV") $(tools/csvget mmap_frames "$CSV")"
 }
 fmt() { printf '%10d / %5.2fs' "$1" "$2"; }
 

@@ -111,7 +111,7 @@ step7() {
 best_time() {
 	local f t best=
 	for f in "$@"; do
-		t=$(awk -F, 'NR == 2 { print $6 }' "$f")
+		t=$(tools/csvget time_s "$f")
 		best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }')
 	done
 	echo "$best"
@@ -128,7 +128,7 @@ step8() {
 			printf '$ ./frames %s--csv%s' "${args:+$args }" "$N"
 			# shellcheck disable=SC2086
 			./frames $args --csv$N >"$OUT/bench_${v%%|*}_$r.txt"
-			awk -F, 'NR == 2 { printf "    -> %s s\n", $6 }' "$OUT/bench_${v%%|*}_$r.txt"
+			printf '    -> %s s\n' "$(tools/csvget time_s "$OUT/bench_${v%%|*}_$r.txt")"
 		done
 	done
 	local d t o

@@ -1,0 +1,597 @@
+/*
+ * tools/env.h - the environment check every malloc-labs program prints
+ * before its numbers, and the facts its predictions depend on.
+ *
+ * A fault or system-call count means something only beside the things
+ * that change it: which glibc the program really runs with (not what
+ * `ldd` says), page size, transparent huge pages, whether this kernel maps
+ * the shared zero page on a read, and every allocator setting inherited
+ * from the environment, read the way *this* glibc reads it.  glibc 2.36
+ * accepts a misspelt tunable without a word and reads "256M" as 256, so
+ * the kit says it instead.  Include this file first (it sets _GNU_SOURCE
+ * for dladdr) in place of tools/bench.h.
+ *   env_glibc()                 the running glibc's version
+ *   env_read_faults_per_page()  faults for a page read, then written (probe)
+ *   env_malloc_policy()         the malloc settings in force, item by item
+ *   env_malloc_is_glibc()       is malloc() glibc's, or a preload / ASan's?
+ *   env_print_header()          "# " lines, <= 100 columns, warnings last
+ *   env_csv_header/fields()     the same facts as trailing CSV columns
+ */
+#ifndef MALLOC_LABS_ENV_H
+#define MALLOC_LABS_ENV_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include "bench.h"
+#if defined(__linux__) && defined(__GLIBC__)   /* else bench.h said why */
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+/* ------------------------------------------------------------ versions */
+
+struct env_glibc {
+	int major, minor;
+};
+
+__attribute__((unused))
+static struct env_glibc env_glibc(void)
+{
+	struct env_glibc v = { 0, 0 };
+
+	if (sscanf(gnu_get_libc_version(), "%d.%d", &v.major, &v.minor) != 2)
+		v.major = v.minor = 0;
+	return v;
+}
+
+/* At least glibc 2.<minor>? */
+static inline int env_glibc_at_least(int minor)
+{
+	struct env_glibc v = env_glibc();
+
+	return v.major > 2 || (v.major == 2 && v.minor >= minor);
+}
+
+/* -------------------------------------------------------------- the kernel */
+
+/* The selected word of a sysfs "a [b] c" file, or "?" when unreadable.
+ * read() into the stack, not stdio: fopen() mallocs a FILE and a buffer,
+ * and their free()s would leave stale bytes beside the heap top, where
+ * the next big block (a frame) would start. */
+__attribute__((unused))
+static const char *env_sysfs_choice(const char *path, char *buf, size_t len)
+{
+	char line[256], *l, *r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, line, sizeof line - 1);
+
+	if (fd >= 0)
+		close(fd);
+	snprintf(buf, len, "?");
+	if (n <= 0)
+		return buf;
+	line[n] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	l = strchr(line, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (l && r)
+		*r = '\0';
+	l = l && r ? l + 1 : line;
+	/* Copied by hand: snprintf("%s") into a short buffer draws GCC's
+	 * truncation warning although truncation is intended. */
+	r = l + strnlen(l, len - 1);
+	memcpy(buf, l, (size_t)(r - l));
+	buf[r - l] = '\0';
+	return buf;
+}
+
+#define ENV_THP_DIR "/sys/kernel/mm/transparent_hugepage/"
+
+/* "enabled=madvise defrag=madvise zero_page=1" */
+__attribute__((unused))
+static const char *env_thp(char *buf, size_t len)
+{
+	char e[32], d[32], z[32];
+
+	env_sysfs_choice(ENV_THP_DIR "enabled", e, sizeof e);
+	env_sysfs_choice(ENV_THP_DIR "defrag", d, sizeof d);
+	env_sysfs_choice(ENV_THP_DIR "use_zero_page", z, sizeof z);
+	snprintf(buf, len, "enabled=%s defrag=%s zero_page=%s", e, d, z);
+	return buf;
+}
+
+/* The per-size THP settings (kernel 6.8+, "mTHP") that are not "never":
+ * "2048kB=inherit", or "none" when every size is off or there are none. */
+__attribute__((unused))
+static const char *env_mthp(char *buf, size_t len)
+{
+	static const char *const kib[] = { "8", "16", "32", "64", "128", "256", "512",
+					   "1024", "2048" };
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof kib / sizeof kib[0] && n < len; i++) {
+		char path[128], v[32];
+
+		snprintf(path, sizeof path, ENV_THP_DIR "hugepages-%skB/enabled", kib[i]);
+		env_sysfs_choice(path, v, sizeof v);
+		if (strcmp(v, "?") && strcmp(v, "never"))
+			n += (size_t)snprintf(buf + n, len - n, "%s%skB=%s", n ? " " : "",
+					      kib[i], v);
+	}
+	if (!n)
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+/* Could THP back an ordinary (not madvised) mapping?  Then fault counts
+ * come in 2 MiB pieces and no 4 KiB-page prediction holds. */
+__attribute__((unused))
+static int env_thp_always(void)
+{
+	char e[32];
+
+	return !strcmp(env_sysfs_choice(ENV_THP_DIR "enabled", e, sizeof e), "always");
+}
+
+static long env_thread_minflt(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+		die("getrusage");
+	return ru.ru_minflt;
+}
+
+/*
+ * Faults taken by a page that is first read, then written: 2 where a read
+ * of untouched anonymous memory maps the shared zero page (the write then
+ * faults again for a private copy), 1 where the read fault already
+ * allocates the private page (kernels that do not map the zero page, such
+ * as some VM kernels booted with a no-zero-page option).  No file says
+ * which, so it is measured once: read 32 fresh pages, then write them,
+ * counting this thread's minor faults.  One mmap and one munmap.
+ */
+__attribute__((unused))
+static int env_read_faults_per_page(void)
+{
+	static int cached;
+	const long page = sysconf(_SC_PAGESIZE), n = 32;
+	volatile char *m;
+	long f0, f1, f2;
+	char sum = 0;
+
+	if (cached)
+		return cached;
+	m = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		die("mmap for the zero-page probe");
+	madvise((void *)m, (size_t)(n * page), MADV_NOHUGEPAGE);  /* 4 KiB faults only */
+	f0 = env_thread_minflt();
+	for (long i = 0; i < n; i++)
+		sum += m[i * page];
+	f1 = env_thread_minflt();
+	for (long i = 0; i < n; i++)
+		m[i * page] = (char)(sum + 1);
+	f2 = env_thread_minflt();
+	munmap((void *)m, (size_t)(n * page));
+	/* Reads that faulted and writes that faulted again: the zero page. */
+	cached = (f1 - f0 >= n / 2 && f2 - f1 >= n / 2) ? 2 : 1;
+	return cached;
+}
+
+/* ------------------------------------------------- malloc's settings */
+
+/* How one setting from the environment fared with the running glibc. */
+enum env_fate {
+	ENV_APPLIED,      /* in force, with the value glibc read */
+	ENV_MISREAD,      /* in force, but glibc read a different number */
+	ENV_UNKNOWN,      /* no such tunable: ignored without a word */
+	ENV_MALFORMED,    /* not a number: ignored (2.39+ warns) */
+	ENV_RANGE,        /* outside the tunable's range: ignored */
+	ENV_REFUSED,      /* a threshold above 32 MiB on glibc <= 2.34 */
+	ENV_SECURE,       /* setuid or similar: glibc ignores it */
+};
+
+struct env_item {
+	char source[24];     /* "GLIBC_TUNABLES" or the MALLOC_* variable */
+	char name[40];       /* glibc.malloc.X, or the name as written */
+	char text[40];       /* the value as written */
+	uint64_t value;      /* what glibc made of it */
+	enum env_fate fate;
+};
+
+#define ENV_MAX_ITEMS 24
+
+/* The policy a program starts with: glibc's defaults, then the
+ * environment as the running glibc reads it.  (mallopt() calls made by
+ * the program itself come after; programs that make them update this.) */
+struct env_malloc {
+	uint64_t mmap_threshold, trim_threshold, top_pad, mmap_max;
+	unsigned perturb;
+	unsigned hugetlb;    /* glibc.malloc.hugetlb: 0 off, 1 madvise THP, 2 hugetlbfs */
+	uint64_t arena_max;  /* 0: glibc's default (8 x CPUs) */
+	int dynamic;         /* the mmap threshold still adapts */
+	int n_items;
+	struct env_item items[ENV_MAX_ITEMS];
+};
+
+/* A malloc tunable: its name, the MALLOC_* alias, its range, and the
+ * first glibc that has it.  From elf/dl-tunables.list. */
+struct env_tunable {
+	const char *name, *alias;
+	uint64_t min, max;
+	int since;           /* 2.<since> */
+};
+
+static const struct env_tunable env_tunables[] = {
+	{ "check", "MALLOC_CHECK_", 0, 3, 26 },
+	{ "top_pad", "MALLOC_TOP_PAD_", 0, UINT64_MAX, 26 },
+	{ "perturb", "MALLOC_PERTURB_", 0, 0xff, 26 },
+	{ "mmap_threshold", "MALLOC_MMAP_THRESHOLD_", 0, UINT64_MAX, 26 },
+	{ "trim_threshold", "MALLOC_TRIM_THRESHOLD_", 0, UINT64_MAX, 26 },
+	{ "mmap_max", "MALLOC_MMAP_MAX_", 0, INT32_MAX, 26 },
+	{ "arena_max", "MALLOC_ARENA_MAX", 1, UINT64_MAX, 26 },
+	{ "arena_test", "MALLOC_ARENA_TEST", 1, UINT64_MAX, 26 },
+	{ "tcache_max", NULL, 0, UINT64_MAX, 26 },
+	{ "tcache_count", NULL, 0, 0xffff, 26 },
+	{ "tcache_unsorted_limit", NULL, 0, UINT64_MAX, 26 },
+	{ "mxfast", NULL, 0, UINT64_MAX, 26 },
+	{ "hugetlb", NULL, 0, 2, 35 },
+};
+#define ENV_N_TUNABLES (sizeof env_tunables / sizeof env_tunables[0])
+
+static const struct env_tunable *env_find_tunable(const char *name)
+{
+	for (size_t i = 0; i < ENV_N_TUNABLES; i++)
+		if (!strcmp(env_tunables[i].name, name) && env_glibc_at_least(env_tunables[i].since))
+			return &env_tunables[i];
+	return NULL;
+}
+
+/*
+ * Read a tunable's value the way the running glibc does.  Up to 2.38 the
+ * loader's own strtoul takes base 0 (0x hex, leading 0 octal) and stops at
+ * the first character it cannot use: "64M" is 64, "abc" is 0, no error.
+ * From 2.39 a value with anything left over is rejected with a warning.
+ * 0 when a number was read whole, 1 when read but misread, -1 rejected.
+ */
+static int env_parse_value(const char *s, uint64_t *out)
+{
+	char *end;
+	int base = 10;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		base = 16;
+	else if (s[0] == '0' && s[1])
+		base = 8;
+	errno = 0;
+	*out = strtoull(s, &end, base);
+	if (end == s || *s == '-' || *s == '+' || *s == ' ' || *s == '\t') {
+		if (env_glibc_at_least(39))
+			return -1;
+		*out = 0;
+		return 1;
+	}
+	if (*end)
+		return env_glibc_at_least(39) ? -1 : 1;
+	return 0;
+}
+
+/* Two names one edit apart (a letter missing, extra, wrong or swapped)? */
+static int env_one_edit(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i = 0;
+
+	if (la < lb) {
+		const char *t = a; a = b; b = t;
+		size_t u = la; la = lb; lb = u;
+	}
+	if (la - lb > 1)
+		return 0;
+	while (i < lb && a[i] == b[i])
+		i++;
+	if (la == lb) {
+		if (i == la)
+			return 0;
+		if (!strcmp(a + i + 1, b + i + 1))
+			return 1;
+		return a[i] == b[i + 1] && a[i + 1] == b[i] && !strcmp(a + i + 2, b + i + 2);
+	}
+	return !strcmp(a + i + 1, b + i);
+}
+
+/* The real tunable a misspelt name was probably meant to be, or NULL. */
+__attribute__((unused))
+static const char *env_did_you_mean(const char *name)
+{
+	if (strncmp(name, "glibc.malloc.", 13))
+		return NULL;
+	for (size_t i = 0; i < ENV_N_TUNABLES; i++)
+		if (env_one_edit(name + 13, env_tunables[i].name))
+			return env_tunables[i].name;
+	return NULL;
+}
+
+static void env_apply(struct env_malloc *m, const char *name, uint64_t v)
+{
+	if (!strcmp(name, "mmap_threshold"))
+		m->mmap_threshold = v, m->dynamic = 0;
+	else if (!strcmp(name, "trim_threshold"))
+		m->trim_threshold = v, m->dynamic = 0;
+	else if (!strcmp(name, "top_pad"))
+		m->top_pad = v, m->dynamic = 0;
+	else if (!strcmp(name, "mmap_max"))
+		m->mmap_max = v, m->dynamic = 0;
+	else if (!strcmp(name, "perturb"))
+		m->perturb = (unsigned)v;
+	else if (!strcmp(name, "hugetlb"))
+		m->hugetlb = (unsigned)v;
+	else if (!strcmp(name, "arena_max"))
+		m->arena_max = v;
+}
+
+/* One "name=value" from GLIBC_TUNABLES (full name) or a MALLOC_* variable
+ * (source is the variable, name the tunable it stands for). */
+static void env_add_item(struct env_malloc *m, const char *source, const char *name,
+			 const char *val)
+{
+	struct env_item *it;
+	const struct env_tunable *t = NULL;
+	int r;
+
+	if (m->n_items == ENV_MAX_ITEMS)
+		return;
+	it = &m->items[m->n_items++];
+	snprintf(it->source, sizeof it->source, "%s", source);
+	snprintf(it->name, sizeof it->name, "%s", name);
+	snprintf(it->text, sizeof it->text, "%s", val);
+	it->value = 0;
+	if (!strncmp(name, "glibc.malloc.", 13))
+		t = env_find_tunable(name + 13);
+	if (!t) {
+		it->fate = ENV_UNKNOWN;
+		return;
+	}
+	if (getauxval(AT_SECURE)) {
+		it->fate = ENV_SECURE;
+		return;
+	}
+	r = env_parse_value(val, &it->value);
+	if (r < 0) {
+		it->fate = ENV_MALFORMED;
+		return;
+	}
+	if (it->value < t->min || it->value > t->max) {
+		it->fate = ENV_RANGE;
+		return;
+	}
+	/* do_set_mmap_threshold() up to 2.34: "Forbid setting the threshold
+	 * too high", i.e. above HEAP_MAX_SIZE / 2 (32 MiB on 64-bit). */
+	if (!strcmp(t->name, "mmap_threshold") && !env_glibc_at_least(35) &&
+	    it->value > (sizeof(long) == 8 ? 32u << 20 : 512u << 10)) {
+		it->fate = ENV_REFUSED;
+		return;
+	}
+	it->fate = r ? ENV_MISREAD : ENV_APPLIED;
+	env_apply(m, t->name, it->value);
+}
+
+/* Everything the environment sets, in the order glibc applies it: the
+ * MALLOC_* aliases, then GLIBC_TUNABLES (colon-separated name=value). */
+__attribute__((unused))
+static const struct env_malloc *env_malloc_policy(void)
+{
+	static struct env_malloc m;
+	static int done;
+	const char *t = getenv("GLIBC_TUNABLES");
+
+	if (done)
+		return &m;
+	done = 1;
+	m.mmap_threshold = m.trim_threshold = m.top_pad = 128 << 10;
+	m.mmap_max = 65536;
+	m.dynamic = 1;
+	for (size_t i = 0; i < ENV_N_TUNABLES; i++) {
+		const char *v = env_tunables[i].alias ? getenv(env_tunables[i].alias) : NULL;
+		char full[64];
+
+		if (v) {
+			snprintf(full, sizeof full, "glibc.malloc.%s", env_tunables[i].name);
+			env_add_item(&m, env_tunables[i].alias, full, v);
+		}
+	}
+	while (t && *t) {
+		size_t len = strcspn(t, ":");
+		char item[128], *eq;
+
+		if (len < sizeof item) {
+			memcpy(item, t, len);
+			item[len] = '\0';
+			eq = strchr(item, '=');
+			if (eq) {
+				*eq = '\0';
+				env_add_item(&m, "GLIBC_TUNABLES", item, eq + 1);
+			} else {
+				env_add_item(&m, "GLIBC_TUNABLES", item, "");
+				m.items[m.n_items - 1].fate = ENV_MALFORMED;
+			}
+		}
+		t += len + (t[len] == ':');
+	}
+	return &m;
+}
+
+/* ------------------------------------------------- which malloc runs */
+
+/* The file that defines the malloc() this program calls: glibc's libc,
+ * an LD_PRELOADed allocator, or the program itself (AddressSanitizer). */
+__attribute__((unused))
+static const char *env_malloc_owner(void)
+{
+	Dl_info info;
+	void *(*volatile m)(size_t) = malloc;
+
+	if (dladdr((void *)m, &info) && info.dli_fname)
+		return info.dli_fname;
+	return "?";
+}
+
+__attribute__((unused))
+static int env_malloc_is_glibc(void)
+{
+	const char *f = strrchr(env_malloc_owner(), '/');
+
+	f = f ? f + 1 : env_malloc_owner();
+	return !strncmp(f, "libc.so", 7) || !strncmp(f, "libc-2.", 7);
+}
+
+/* -------------------------------------------------------------- printing */
+
+/* A setting's effect in a few words, or its problem. */
+static void env_describe(const struct env_item *it, char *buf, size_t len)
+{
+	const struct env_glibc g = env_glibc();
+	const char *short_name = strncmp(it->name, "glibc.malloc.", 13) ? it->name : it->name + 13;
+	const char *guess;
+
+	switch (it->fate) {
+	case ENV_APPLIED:
+		if (!strcmp(short_name, "mmap_max") && it->value == 0)
+			snprintf(buf, len, "malloc never calls mmap; fixed threshold");
+		else if (!strcmp(short_name, "perturb"))
+			snprintf(buf, len, "blocks filled with 0x%02x on malloc",
+				 (unsigned)(it->value ^ 0xff) & 0xff);
+		else if (!strcmp(short_name, "hugetlb"))
+			snprintf(buf, len, it->value == 1 ? "malloc madvises huge pages"
+				 : it->value == 2 ? "malloc maps hugetlbfs pages if reserved"
+				 : "no huge pages asked for");
+		else if (strstr("mmap_threshold trim_threshold top_pad mmap_max", short_name))
+			snprintf(buf, len, "= %" PRIu64 "; the threshold no longer adapts",
+				 it->value);
+		else
+			snprintf(buf, len, "= %" PRIu64, it->value);
+		break;
+	case ENV_MISREAD:
+		snprintf(buf, len, "glibc %d.%d reads '%s' as %" PRIu64, g.major, g.minor,
+			 it->text, it->value);
+		break;
+	case ENV_UNKNOWN:
+		guess = env_did_you_mean(it->name);
+		if (guess)
+			snprintf(buf, len, "no such tunable, ignored silently (glibc.malloc.%s?)",
+				 guess);
+		else
+			snprintf(buf, len, "not a malloc tunable of glibc %d.%d: ignored",
+				 g.major, g.minor);
+		break;
+	case ENV_MALFORMED:
+		snprintf(buf, len, "not a number: glibc %d.%d ignores it", g.major, g.minor);
+		break;
+	case ENV_RANGE:
+		snprintf(buf, len, "out of range: ignored silently");
+		break;
+	case ENV_REFUSED:
+		snprintf(buf, len, "above 32 MiB: glibc %d.%d refuses it", g.major, g.minor);
+		break;
+	case ENV_SECURE:
+		snprintf(buf, len, "secure mode: ignored");
+		break;
+	}
+}
+
+/* "(unset)", or the value cut to fit a line. */
+static const char *env_or_unset(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v ? v : "(unset)";
+}
+
+/* The header every program prints first: each line starts with "# " so
+ * label: value readers skip it, and fits 100 columns.  Each setting the
+ * environment makes is named with what this glibc does with it; the ones
+ * that do not do what they say, and anything else that makes the counts
+ * incomparable, are "# warning:" lines. */
+__attribute__((unused))
+static void env_print_header(FILE *out)
+{
+	const struct env_malloc *m = env_malloc_policy();
+	struct utsname u;
+	char thp[128], mthp[160], what[96];
+	const char *pre = getenv("LD_PRELOAD");
+
+	if (uname(&u) != 0)
+		die("uname");
+	fprintf(out, "# glibc %s | %s %.40s %s | page %ld B | %ld CPUs\n",
+		gnu_get_libc_version(), u.sysname, u.release, u.machine,
+		sysconf(_SC_PAGESIZE), sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(out, "# THP %s | mTHP %.30s | read fault: %s\n", env_thp(thp, sizeof thp),
+		env_mthp(mthp, sizeof mthp),
+		env_read_faults_per_page() == 2 ? "zero page (2 a page)" : "no zero page (1 a page)");
+	fprintf(out, "# GLIBC_TUNABLES=%.60s | LD_PRELOAD=%.30s\n",
+		env_or_unset("GLIBC_TUNABLES"), pre ? pre : "(unset)");
+	for (int i = 0; i < m->n_items; i++) {
+		const struct env_item *it = &m->items[i];
+
+		env_describe(it, what, sizeof what);
+		fprintf(out, "# %s %.22s %.34s=%.16s: %s\n",
+			it->fate == ENV_APPLIED ? "set:" : "warning:",
+			strcmp(it->source, "GLIBC_TUNABLES") ? it->source : "tunable",
+			it->name, it->text, what);
+	}
+	if (!env_malloc_is_glibc())
+		fprintf(out, "# warning: malloc() is not glibc's here (%.50s): no count compares\n",
+			env_malloc_owner());
+	if (env_thp_always())
+		fprintf(out, "# warning: THP is 'always': faults come in 2 MiB pieces; "
+			"4 KiB predictions do not hold\n");
+	if (m->hugetlb == 1)
+		fprintf(out, "# warning: glibc.malloc.hugetlb=1: huge pages make fault counts "
+			"vary; predictions are bounds\n");
+}
+
+/* The same facts for a CSV row: call env_csv_header() at the end of the
+ * header line and env_csv_fields() at the end of each row. */
+#define ENV_CSV_COLUMNS ",glibc,thp,mthp,page_bytes,read_faults_per_page,glibc_tunables," \
+	"malloc_env,ld_preload,malloc_owner"
+
+__attribute__((unused))
+static void env_csv_header(FILE *out)
+{
+	fputs(ENV_CSV_COLUMNS, out);
+}
+
+__attribute__((unused))
+static void env_csv_fields(FILE *out)
+{
+	extern char **environ;
+	char thp[128], mthp[160], menv[512];
+	size_t n = 0;
+
+	menv[0] = '\0';
+	for (char **e = environ; *e; e++)
+		if (!strncmp(*e, "MALLOC_", 7) && n < sizeof menv)
+			n += (size_t)snprintf(menv + n, sizeof menv - n, "%s%s", n ? " " : "", *e);
+	fprintf(out, ",%s,", gnu_get_libc_version());
+	bench_csv_str(out, env_thp(thp, sizeof thp));
+	fputc(',', out);
+	bench_csv_str(out, env_mthp(mthp, sizeof mthp));
+	fprintf(out, ",%ld,%d,", sysconf(_SC_PAGESIZE), env_read_faults_per_page());
+	bench_csv_str(out, getenv("GLIBC_TUNABLES") ? getenv("GLIBC_TUNABLES") : "");
+	fputc(',', out);
+	bench_csv_str(out, menv);
+	fputc(',', out);
+	bench_csv_str(out, getenv("LD_PRELOAD") ? getenv("LD_PRELOAD") : "");
+	fputc(',', out);
+	bench_csv_str(out, env_malloc_owner());
+}
+
+#endif /* Linux and glibc */
+#endif /* MALLOC_LABS_ENV_H */
