@@ -27,7 +27,9 @@
 #include <getopt.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #define KIB ((size_t)1 << 10)
@@ -360,13 +362,19 @@ static void run_row_isolated(const struct row *r, const struct config *cfg,
 			     struct row_result *res)
 {
 	int status;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	fflush(NULL);           /* or the child's exit would print it twice */
 	pid = fork();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
+		/* Killing only the parent (kill PID, a closed terminal) must not
+		 * leave a row measuring on, unseen: the kernel kills the child
+		 * when the parent dies.  The parent may have died before the
+		 * prctl, hence the getppid() check after it. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent)
+			_exit(1);
 		if (cfg->mlock)
 			res->mlock_errno = lock_memory();
 		run_row_here(r, cfg, res);
@@ -616,12 +624,8 @@ static void parse_args(int argc, char **argv, struct config *cfg, int *mode)
 		case 'y': cfg->history = 1; break;
 		case 's': exit(pool_self_test());
 		case 'h': usage_out(); exit(0);
-		case ':':
-			bad_usage(usage, "%s needs a value", argv[optind - 1]);
 		default:
-			if (optopt)
-				bad_usage(usage, "unknown option '-%c'", optopt);
-			bad_usage(usage, "unknown option '%s'", argv[optind - 1]);
+			bench_bad_option(usage, c, argv);
 		}
 	}
 	/* The samples are held in memory, 8 bytes each: keep them under 400 MB. */

@@ -7,7 +7,7 @@
  * ones and blamed alignment: "malloc returns page-aligned memory only above
  * some cutoff".  This program separates the two causes: every buffer size
  * from 2 KiB to 1 MiB is tried at four alignments - as malloc() returned it
- * (its address mod 4096 is printed), page-aligned, and page-aligned + 8 and
+ * (its address mod the page size is printed), page-aligned, and page-aligned + 8 and
  * + 16 bytes - so size (write() calls per byte) and alignment vary apart.
  * Where the reader runs turns out to matter more than both: --cpus pins it.
  *
@@ -18,7 +18,7 @@
  *        yes | ./yes --read 1G         GNU yes through the same kind of pipe
  *        make yes-table                all of these, side by side
  * Look at: how GiB/s changes down a column (size) against across a row
- *        (alignment), "malloc %4096" (where malloc's buffers really start),
+ *        (alignment), "malloc %page" (where malloc's buffers really start),
  *        and "sleeps": how often writer and reader blocked on the pipe.
  */
 #define _GNU_SOURCE     /* F_GETPIPE_SZ, sched_setaffinity */
@@ -26,11 +26,14 @@
 
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 
-#define PAGE 4096u
+/* The page size, from sysconf in main(): 4 KiB on x86-64, 16 or 64 KiB on
+ * some arm64 and ppc64 kernels. */
+static uintptr_t page_bytes;
 #define READ_BUF (128u * 1024)   /* above the pipe's 64 KiB: never the limit */
 #define MAX_REPS 99
 #define GIB ((double)(1u << 30))
@@ -68,7 +71,7 @@ struct run {
 struct row {
 	uint64_t size;
 	int align;
-	unsigned addr_mod;     /* address mod 4096 of the buffer really written from */
+	unsigned addr_mod;     /* address mod the page size of the buffer written from */
 	struct run runs[MAX_REPS];
 	struct run median;
 };
@@ -222,6 +225,33 @@ static struct run one_run(const struct options *o, const char *buf, uint64_t siz
 	return r;
 }
 
+/* ------------------------------------------------------------- stdout */
+
+/* `./yes | head -1` must stop when head has gone, as GNU yes does, not
+ * after the whole sweep.  SIGPIPE is ignored (see main()), so a write to
+ * a pipe nobody reads fails with EPIPE, like one to a full disk: say so
+ * and exit 1 now.  Called after each row. */
+static void flush_stdout(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return;
+	fprintf(stderr, "%s: write error: %s\n", bench_prog, strerror(errno ? errno : EIO));
+	_exit(1);
+}
+
+/* Before each run: has the reader of a stdout pipe already gone?
+ * poll() reports POLLERR on a pipe's write end once its read end is
+ * closed, so the sweep stops without measuring rows nobody will see. */
+static void stop_if_stdout_gone(void)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = 0 };
+
+	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR)) {
+		fprintf(stderr, "%s: write error: %s\n", bench_prog, strerror(EPIPE));
+		_exit(1);
+	}
+}
+
 /* ------------------------------------------------------------- buffers */
 
 /* "y\n" over and over, as yes(1) writes; filling also touches every page
@@ -240,7 +270,7 @@ struct buffers {
 
 static char *buffer_for(const struct buffers *b, int align)
 {
-	uintptr_t page = ((uintptr_t)b->spare + PAGE - 1) & ~(uintptr_t)(PAGE - 1);
+	uintptr_t page = ((uintptr_t)b->spare + page_bytes - 1) & ~(page_bytes - 1);
 
 	return align == AL_MALLOC ? b->plain : (char *)(page + align_offset[align]);
 }
@@ -250,9 +280,9 @@ static struct buffers get_buffers(uint64_t size)
 	struct buffers b;
 
 	b.plain = malloc(size);
-	b.spare = malloc(size + 2 * PAGE);
+	b.spare = malloc(size + 2 * page_bytes);
 	if (!b.plain || !b.spare)
-		die("malloc(%" PRIu64 ") failed", size + 2 * PAGE);
+		die("malloc(%" PRIu64 ") failed", size + 2 * page_bytes);
 	for (int a = 0; a < N_ALIGN; a++)
 		fill_yes(buffer_for(&b, a), size);
 	return b;
@@ -290,10 +320,11 @@ static void measure_size(const struct options *o, uint64_t size, struct row *row
 	for (int a = first; a <= last; a++) {
 		rows[a].size = size;
 		rows[a].align = a;
-		rows[a].addr_mod = (unsigned)((uintptr_t)buffer_for(&b, a) % PAGE);
+		rows[a].addr_mod = (unsigned)((uintptr_t)buffer_for(&b, a) % page_bytes);
 	}
 	for (unsigned k = 0; k < o->reps; k++)
 		for (int a = first; a <= last; a++) {
+			stop_if_stdout_gone();   /* a syscall between runs, never in one */
 			rows[a].runs[k] = one_run(o, buffer_for(&b, a), size);
 			check_run(&rows[a], &rows[a].runs[k], o->bytes);
 		}
@@ -332,7 +363,7 @@ static const char *describe_cpus(const struct options *o, char *buf, size_t len)
 
 static void print_csv_header(void)
 {
-	printf("size,align,addr_mod_4096,rep,bytes_written,bytes_read,writes,short_writes,"
+	printf("size,align,addr_mod_page,rep,bytes_written,bytes_read,writes,short_writes,"
 	       "writer_sleeps,reader_sleeps,seconds,gib_per_s,writer_cpu,reader_cpu\n");
 }
 
@@ -355,7 +386,7 @@ static void print_one(const struct options *o, const struct row *w)
 
 	printf("  size:            %" PRIu64 " B\n", w->size);
 	printf("  alignment:       %s\n", align_names[w->align]);
-	printf("  address %% 4096:  %u\n", w->addr_mod);
+	printf("  address %% page:  %u\n", w->addr_mod);
 	printf("  bytes written:   %" PRIu64 "\n", r->written);
 	printf("  bytes read:      %" PRIu64 "\n", r->read);
 	printf("  writes:          %" PRIu64 "\n", r->writes);
@@ -369,7 +400,7 @@ static void print_one(const struct options *o, const struct row *w)
 static void print_table_head(void)
 {
 	printf("%9s %11s %13s %8s %8s %8s %8s %12s\n", "size", "writes/GiB",
-	       "malloc %4096", "malloc", "page", "page+8", "page+16", "sleeps/GiB");
+	       "malloc %page", "malloc", "page", "page+8", "page+16", "sleeps/GiB");
 }
 
 /* Sleeps of writer and reader together, per GiB, in the page-aligned row. */
@@ -466,7 +497,7 @@ static void run_rows(const struct options *o)
 		if (!single && full)
 			print_table_head();
 	}
-	fflush(stdout);   /* before fork(): a child must not inherit unflushed output */
+	flush_stdout();   /* before fork(): a child must not inherit unflushed output */
 	for (size_t i = 0; i < n; i++) {
 		measure_size(o, sizes[i], table[i], first, last);
 		if (o->csv)
@@ -477,10 +508,10 @@ static void run_rows(const struct options *o)
 		else if (full)
 			print_table_line(table[i]);
 		else
-			printf("%9" PRIu64 " %s: %.2f GiB/s (address %% 4096 = %u)\n", sizes[i],
+			printf("%9" PRIu64 " %s: %.2f GiB/s (address %% page = %u)\n", sizes[i],
 			       align_names[first], gib_per_s(&table[i][first].median),
 			       table[i][first].addr_mod);
-		fflush(stdout);
+		flush_stdout();
 	}
 	if (!o->csv && !o->size && full)
 		print_summary(table, n);
@@ -559,8 +590,7 @@ static struct options parse_options(int argc, char **argv)
 			break;
 		case 'C': o.csv = 1; break;
 		case 'h': usage(stdout); exit(0);
-		case ':': bad_usage(usage, "%s needs a value", argv[optind - 1]);
-		default:  bad_usage(usage, "unknown option '%s'", argv[optind - 1]);
+		default:  bench_bad_option(usage, c, argv);
 		}
 	}
 	if (optind < argc)
@@ -576,8 +606,11 @@ int main(int argc, char **argv)
 
 	bench_start(argv[0]);
 	o = parse_options(argc, argv);
+	if (sysconf(_SC_PAGESIZE) <= 0)
+		die("sysconf(_SC_PAGESIZE)");
+	page_bytes = (uintptr_t)sysconf(_SC_PAGESIZE);
 	/* A reader that dies must not kill the writer silently: write() then
-	 * fails with EPIPE and die() says so. */
+	 * fails with EPIPE and die() says so; on stdout, flush_stdout() does. */
 	signal(SIGPIPE, SIG_IGN);
 	if (o.writer_cpu >= 0)
 		pin_to_cpu(o.writer_cpu);

@@ -3,6 +3,8 @@
 # bytes read, and write() counts.  Sourced by tests/run.sh.  Small runs only:
 # nothing here depends on how fast the pipe is.
 
+PAGE=$(getconf PAGESIZE)
+
 # ---------------------------------------------------------------- parsing
 ./yes --help >"$TMP/out" 2>"$TMP/err"
 if [ $? -eq 0 ] && grep -q '^usage: ' "$TMP/out" && [ ! -s "$TMP/err" ]; then
@@ -34,7 +36,7 @@ if [ $? -ne 0 ] || [ "$(wc -l <"$TMP/l5_csv")" -ne 9 ]; then
 	fail "yes --csv: a header and one row per alignment and rep" "$(head -c 300 "$TMP/err")"
 else
 	pass "yes --csv: a header and one row per alignment and rep"
-	# Columns: size,align,addr_mod_4096,rep,bytes_written,bytes_read,writes,...
+	# Columns: size,align,addr_mod_page,rep,bytes_written,bytes_read,writes,...
 	bad=$(awk -F, 'NR > 1 && ($5 != 65536 || $6 != 65536) { print $2 " rep " $4 ": " $5 " written, " $6 " read" }' "$TMP/l5_csv")
 	if [ -z "$bad" ]; then pass "yes: bytes written = bytes read = --bytes in every run"
 	else fail "yes: bytes written = bytes read = --bytes in every run" "$bad"; fi
@@ -47,8 +49,8 @@ else
 	bad=$(awk -F, 'NR > 1 {
 		want = $2 == "page" ? 0 : $2 == "page+8" ? 8 : $2 == "page+16" ? 16 : -1
 		if ((want >= 0 && $3 != want) || (want < 0 && $3 % 16 != 0)) print $2 ": " $3 }' "$TMP/l5_csv")
-	if [ -z "$bad" ]; then pass "yes: each row's address mod 4096 is the alignment it claims"
-	else fail "yes: each row's address mod 4096 is the alignment it claims" "$bad"; fi
+	if [ -z "$bad" ]; then pass "yes: each row's address mod the page size is the alignment it claims"
+	else fail "yes: each row's address mod the page size is the alignment it claims" "$bad"; fi
 fi
 
 # A size that does not divide --bytes: ceil(10000 / 4096) = 3 writes.
@@ -61,7 +63,7 @@ cmp_num "yes: ... and the reader gets all 10000 bytes" "$(field "$TMP/l5_one" 'b
 # but the user's bytes start after the 16-byte chunk header.
 ./yes --size 1M --align malloc --reps 1 --bytes 1M >"$TMP/l5_big"
 cmp_num "yes: malloc(1 MiB) in a fresh process starts 16 bytes into a page, not on one" \
-	"$(field "$TMP/l5_big" 'address % 4096')" -eq 16
+	"$(field "$TMP/l5_big" 'address % page')" -eq 16
 
 # ------------------------------------------- what the kernel really saw
 # strace shows each write()'s buffer address (raw=write keeps it numeric);
@@ -74,14 +76,14 @@ else
 		./yes --csv --size 4K --reps 1 --bytes 64K >"$TMP/l5_csv1"
 	n=$(grep -cE '^write\(0x[0-9a-f]+, 0x[0-9a-f]+, 0x1000\) += 0x1000$' "$TMP/l5_strace")
 	cmp_num "yes under strace: 4 runs x 16 write() calls of 4096 bytes" "$n" -eq 64
-	# One buffer address per run (uniq folds a run's 16 calls), then mod 4096.
+	# One buffer address per run (uniq folds a run's 16 calls), then mod the page size.
 	seen=$(sed -nE 's/^write\(0x[0-9a-f]+, 0x([0-9a-f]+), 0x1000\).*/\1/p' "$TMP/l5_strace" |
-		uniq | while read -r a; do echo $((16#$a % 4096)); done | paste -sd' ')
+		uniq | while read -r a; do echo $((16#$a % PAGE)); done | paste -sd' ')
 	claimed=$(awk -F, 'NR > 1 { printf "%s%d", (NR > 2 ? " " : ""), $3 }' "$TMP/l5_csv1")
 	if [ -n "$seen" ] && [ "$seen" = "$claimed" ]; then
-		pass "yes: the addresses write() got mod 4096 ($seen) are the ones claimed"
+		pass "yes: the addresses write() got mod $PAGE ($seen) are the ones claimed"
 	else
-		fail "yes: the addresses write() got mod 4096 are the ones claimed" "strace: '$seen', csv: '$claimed'"
+		fail "yes: the addresses write() got mod $PAGE are the ones claimed" "strace: '$seen', csv: '$claimed'"
 	fi
 fi
 

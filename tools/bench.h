@@ -42,6 +42,10 @@
 
 /* Set by each program's main(); used to prefix every message. */
 static const char *bench_prog = "malloc-labs";
+/* The process bench_start() ran in.  A forked child that fails leaves
+ * with _exit(): exit() would run the parent's atexit check and flush a
+ * copy of the parent's stdio buffers. */
+static pid_t bench_pid;
 
 /* Print "prog: message: strerror(errno)" and exit 1.  For failures of the
  * system (an allocation, a syscall), not of the user's input. */
@@ -58,6 +62,8 @@ static void die(const char *fmt, ...)
 	if (saved)
 		fprintf(stderr, ": %s", strerror(saved));
 	fputc('\n', stderr);
+	if (bench_pid && getpid() != bench_pid)
+		_exit(1);
 	exit(1);
 }
 
@@ -99,8 +105,12 @@ static void bench_bad_option(void (*usage)(FILE *), int c, char **argv)
  * the output lost (the coreutils close_stdout idea). */
 static void bench_close_stdout(void)
 {
-	int pending = __fpending(stdout) > 0, bad = ferror(stdout);
+	int pending, bad;
 
+	if (getpid() != bench_pid)   /* a child: its stdout is the parent's */
+		return;
+	pending = __fpending(stdout) > 0;
+	bad = ferror(stdout);
 	if (fclose(stdout) != 0 && (pending || errno != EBADF))
 		bad = 1;
 	if (bad) {
@@ -116,6 +126,7 @@ __attribute__((unused))
 static void bench_start(const char *argv0)
 {
 	bench_prog = argv0;
+	bench_pid = getpid();
 	if (atexit(bench_close_stdout) != 0)
 		die("atexit");
 }
