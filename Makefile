@@ -10,6 +10,9 @@
 #   make yes-table    Lab 5: buffer size and alignment vs write()
 #   make test         the kit's checks; ends with "N passed, M failed"
 #   make results      rerun the labs' main targets into results/ (minutes)
+#   make build32      the labs as 32-bit x86 programs, in build/m32/
+#   make build-arm64  the labs cross-built for arm64, in build/arm64/
+#   make sanitize     the labs under ASan+UBSan and TSan (gcc and clang), short runs
 #   make clean        remove what make built
 # Change the compiler or optimisation like this: make CC=clang OPT=-O0
 
@@ -28,11 +31,23 @@ all: $(LABS)
 # Each lab is one .c file plus the shared header.  The recipe is echoed on
 # purpose: the flags are part of what a student should see.
 %: %.c tools/bench.h tools/env.h
-	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -pthread
+	@$(call libc_check,$(CC))
+	$(CC) $(CFLAGS) $(call m32_inc,$(CC) $(CFLAGS)) -o $@ $< $(LDLIBS) -pthread
 
 tests/bin/%: tests/%.c tools/bench.h tools/env.h
+	@$(call libc_check,$(CC))
 	@mkdir -p tests/bin
-	$(CC) $(CFLAGS) -I. -o $@ $< -pthread
+	$(CC) $(CFLAGS) $(call m32_inc,$(CC) $(CFLAGS)) -I. -o $@ $< -pthread
+
+# The kit measures glibc: a compiler that builds against another C library
+# (musl-gcc, a BSD) gets one line saying so, not a screen of errors.
+libc_check = $(if $(shell printf '\043include <features.h>\n\043if !defined(__GLIBC__) || !defined(__linux__)\n\043error\n\043endif\n' | \
+	$(1) -E -x c - >/dev/null 2>&1 && echo ok),,$(error '$(1)' cannot build a program for glibc on Linux (not installed, or another C library); the kit measures glibc's malloc: use gcc or clang with glibc))
+
+# gcc -m32 on a 64-bit Debian without gcc-multilib (which would remove the
+# arm64 cross compiler): the kernel's asm/ headers serve both widths but sit
+# in x86_64-linux-gnu/, which -m32 does not search, so point at them.
+m32_inc = $(if $(filter -m32,$(1)),$(if $(wildcard /usr/include/asm /usr/include/i386-linux-gnu/asm),,$(if $(wildcard /usr/include/x86_64-linux-gnu/asm),-idirafter /usr/include/x86_64-linux-gnu)))
 
 help:
 	@awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' Makefile
@@ -116,7 +131,51 @@ yes-table: yes
 test: $(LABS) $(TEST_BINS)
 	@tests/run.sh
 
+# ---------------------------------------------------- other builds (ports)
+# Beside the normal binaries, never over them.  tests/lab9-ports.sh runs
+# whichever exist (32-bit directly or under qemu-i386, arm64 under
+# qemu-aarch64).  CC32 / CC_ARM64 pick the compilers.
+CC32     ?= gcc -m32
+CC_ARM64 ?= aarch64-linux-gnu-gcc
+.PHONY: build32 build-arm64 sanitize
+build32: $(addprefix build/m32/,$(LABS))
+build-arm64: $(addprefix build/arm64/,$(LABS))
+
+build/m32/%: %.c tools/bench.h tools/env.h
+	@$(call libc_check,$(CC32))
+	@mkdir -p $(@D)
+	$(CC32) $(CFLAGS) $(call m32_inc,$(CC32)) -o $@ $< $(LDLIBS) -pthread
+
+build/arm64/%: %.c tools/bench.h tools/env.h
+	@$(call libc_check,$(CC_ARM64))
+	@mkdir -p $(@D)
+	$(CC_ARM64) $(CFLAGS) -o $@ $< $(LDLIBS) -pthread
+
+# sanitize: every lab under AddressSanitizer + UndefinedBehaviorSanitizer,
+# and the threaded ones under ThreadSanitizer, built by gcc and by clang,
+# then short runs of every mode (tools/sanitize.sh).  Any report fails.
+SAN_CFLAGS = -std=gnu11 -Wall -Wextra -O1 -g -fno-omit-frame-pointer
+ASAN = -fsanitize=address,undefined -fno-sanitize-recover=all
+TSAN = -fsanitize=thread
+SAN_BUILDS = asan-gcc asan-clang tsan-gcc tsan-clang
+sanitize: $(foreach b,asan-gcc asan-clang,$(addprefix build/$(b)/,$(LABS))) \
+	  $(foreach b,tsan-gcc tsan-clang,$(addprefix build/$(b)/,threads malloc_variance))
+	tools/sanitize.sh $(SAN_BUILDS)
+
+build/asan-gcc/%: %.c tools/bench.h tools/env.h
+	@mkdir -p $(@D)
+	gcc $(SAN_CFLAGS) $(ASAN) -o $@ $< -pthread
+build/asan-clang/%: %.c tools/bench.h tools/env.h
+	@mkdir -p $(@D)
+	clang $(SAN_CFLAGS) $(ASAN) -o $@ $< -pthread
+build/tsan-gcc/%: %.c tools/bench.h tools/env.h
+	@mkdir -p $(@D)
+	gcc $(SAN_CFLAGS) $(TSAN) -o $@ $< -pthread
+build/tsan-clang/%: %.c tools/bench.h tools/env.h
+	@mkdir -p $(@D)
+	clang $(SAN_CFLAGS) $(TSAN) -o $@ $< -pthread
+
 clean:
 	rm -f $(LABS)
 	rm -rf tests/bin
-	rm -rf .run
+	rm -rf .run build

@@ -277,15 +277,25 @@ static void *worker_run(void *arg)
  * for the rest of the process, which is one reason rows get a process each.
  * glibc up to 2.34 refuses a threshold above 32 MiB (its cap then); 32 MiB
  * still keeps a 1 MiB block on the heap, so that is used instead. */
+/* mallopt() sets no errno, so die() gets none; the usual cause is another
+ * allocator (a preload, ASan), so name whose malloc() refused. */
+__attribute__((noreturn))
+static void refused(const char *what, int value)
+{
+	errno = 0;
+	die("mallopt(%s, %d) was refused by %s's malloc", what, value,
+	    env_malloc_is_glibc() ? "glibc" : env_malloc_owner());
+}
+
 static void set_thresholds(const struct row *r, struct row_result *res)
 {
 	if (r->mmap_threshold && !mallopt(M_MMAP_THRESHOLD, r->mmap_threshold)) {
 		if (!mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024))
-			die("mallopt(M_MMAP_THRESHOLD, %d) was refused", r->mmap_threshold);
+			refused("M_MMAP_THRESHOLD", r->mmap_threshold);
 		res->threshold_capped = 1;
 	}
 	if (r->trim_threshold && !mallopt(M_TRIM_THRESHOLD, r->trim_threshold))
-		die("mallopt(M_TRIM_THRESHOLD, %d) was refused", r->trim_threshold);
+		refused("M_TRIM_THRESHOLD", r->trim_threshold);
 }
 
 /* Where would the next block of this size come from?  Asked once, after the
