@@ -4,6 +4,7 @@
 
 PASSED=0 FAILED=0 SKIPPED=0
 TMP=${TMP:-$(mktemp -d)}
+[ -n "$TMP" ] && [ -d "$TMP" ] || { echo "tests/lib.sh: no temporary directory (mktemp -d failed: set TMPDIR)" >&2; exit 1; }
 
 pass() { PASSED=$((PASSED + 1)); printf 'ok      %s\n' "$1"; }
 fail() { FAILED=$((FAILED + 1)); printf 'FAIL    %s\n        %s\n' "$1" "$2"; }

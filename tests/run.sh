@@ -4,7 +4,12 @@
 # Exit status 1 when any check failed.  Run it through `make test`, which
 # builds the programs first.
 cd "$(dirname "$0")/.." || exit 1
-TMP=$(mktemp -d)
+# Every check writes under $TMP: without it they would write into the
+# current directory (or /, as root), so refuse to start.
+if ! TMP=$(mktemp -d) || [ ! -d "$TMP" ] || [ ! -w "$TMP" ]; then
+	echo "tests/run.sh: mktemp -d failed (TMPDIR=${TMPDIR:-unset}): set TMPDIR to a writable directory" >&2
+	exit 1
+fi
 trap 'rm -rf "$TMP"' EXIT
 . tests/lib.sh
 
