@@ -39,8 +39,8 @@ row "malloc_variance --csv >/dev/full" 1 "$FULL" "./malloc_variance small --csv 
 row "malloc_variance all (forked rows) >/dev/full" 1 "$FULL" \
 	"./malloc_variance all --iters 300 >/dev/full"
 cmp_num "bad input: ... and only the parent reports it" "$(grep -c "$WE" "$TMP/be")" -eq 1
-row "threads: a run >/dev/full" 1 "$FULL" "./threads --mode default 100000 20 1 >/dev/full"
-row "threads --csv >/dev/full" 1 "$FULL" "./threads --csv --mode default 100000 20 1 >/dev/full"
+row "threads: a run >/dev/full" 1 "$FULL" "./threads --live 10M --mode default 100000 20 1 >/dev/full"
+row "threads --csv >/dev/full" 1 "$FULL" "./threads --live 10M --csv --mode default 100000 20 1 >/dev/full"
 row "yes: one row >/dev/full" 1 "$FULL" "./yes --size 4K --reps 1 --bytes 64K >/dev/full"
 row "yes --csv >/dev/full" 1 "$FULL" "./yes --csv --size 4K --reps 1 --bytes 64K >/dev/full"
 row "yes --read >/dev/full" 1 "$FULL" "head -c 1000 /dev/zero | ./yes --read 1000 >/dev/full"
@@ -126,7 +126,7 @@ row "tests/run.sh with an unusable TMPDIR" 1 "mktemp -d failed" \
 	"TMPDIR=/nonexistent/malloc-labs tests/run.sh"
 
 # Killing only malloc_variance's parent must take the row's child with it.
-./malloc_variance all --iters 20000000 >/dev/null 2>&1 &
+./malloc_variance all --iters 5000000 >/dev/null 2>&1 &
 mv_parent=$!
 mv_child=
 for _ in $(seq 100); do
