@@ -41,13 +41,17 @@ tests/bin/%: tests/%.c tools/bench.h tools/env.h
 
 # The kit measures glibc: a compiler that builds against another C library
 # (musl-gcc, a BSD) gets one line saying so, not a screen of errors.
-libc_check = $(if $(shell printf '\043include <features.h>\n\043if !defined(__GLIBC__) || !defined(__linux__)\n\043error\n\043endif\n' | \
-	$(1) -E -x c - >/dev/null 2>&1 && echo ok),,$(error '$(1)' cannot build a program for glibc on Linux (not installed, or another C library); the kit measures glibc's malloc: use gcc or clang with glibc))
+glibc_probe = \043include <features.h>\n\043if !defined(__GLIBC__) || !defined(__linux__)\n\043error\n\043endif\n
+libc_check = $(if $(shell printf '$(glibc_probe)' | $(1) -E -x c - >/dev/null 2>&1 && echo ok),,\
+	$(error '$(1)' cannot build a program for glibc on Linux (not installed, or another C \
+	library); the kit measures glibc's malloc: use gcc or clang with glibc))
 
 # gcc -m32 on a 64-bit Debian without gcc-multilib (which would remove the
 # arm64 cross compiler): the kernel's asm/ headers serve both widths but sit
 # in x86_64-linux-gnu/, which -m32 does not search, so point at them.
-m32_inc = $(if $(filter -m32,$(1)),$(if $(wildcard /usr/include/asm /usr/include/i386-linux-gnu/asm),,$(if $(wildcard /usr/include/x86_64-linux-gnu/asm),-idirafter /usr/include/x86_64-linux-gnu)))
+m32_asm = $(wildcard /usr/include/asm /usr/include/i386-linux-gnu/asm)
+m32_inc = $(if $(filter -m32,$(1)),$(if $(m32_asm),,$(if $(wildcard \
+	/usr/include/x86_64-linux-gnu/asm),-idirafter /usr/include/x86_64-linux-gnu)))
 
 help:
 	@awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' Makefile

@@ -122,6 +122,16 @@ else
 fi
 
 # ------------------------------------------- the environment
+# A compiler for another C library: one line from make, nothing built.
+if command -v musl-gcc >/dev/null 2>&1; then
+	row "make CC=musl-gcc: one line naming the compiler" 2 "'musl-gcc' cannot build a program for glibc" \
+		"make -n -B CC=musl-gcc frames"
+	cmp_num "bad input: ... and that is the only line" "$(wc -l <"$TMP/be")" -eq 1
+else
+	skip "bad input: make CC=musl-gcc" "musl-gcc is not installed (apt-get install musl-tools)"
+fi
+row "make CC=no-such-cc: one line naming the compiler" 2 "'no-such-cc' cannot build" \
+	"make -n -B CC=no-such-cc frames"
 row "tests/run.sh with an unusable TMPDIR" 1 "mktemp -d failed" \
 	"TMPDIR=/nonexistent/malloc-labs tests/run.sh"
 
