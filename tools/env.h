@@ -197,6 +197,7 @@ enum env_fate {
 	ENV_RANGE,        /* outside the tunable's range: ignored */
 	ENV_REFUSED,      /* a threshold above 32 MiB on glibc <= 2.34 */
 	ENV_SECURE,       /* setuid or similar: glibc ignores it */
+	ENV_UNMODELLED,   /* a real tunable of this glibc that the kit does not model */
 };
 
 struct env_item {
@@ -253,6 +254,79 @@ static const struct env_tunable *env_find_tunable(const char *name)
 		if (!strcmp(env_tunables[i].name, name) && env_glibc_at_least(env_tunables[i].since))
 			return &env_tunables[i];
 	return NULL;
+}
+
+/* The dynamic loader this process runs under: the mapping that starts at
+ * AT_BASE, or (when the loader was run as a command, `ld.so ./prog`) the
+ * mapped file named ld-*.  Read with read(): no stdio, no malloc. */
+static const char *env_loader_path(char *buf, size_t len)
+{
+	static char maps[1 << 16];
+	unsigned long base = getauxval(AT_BASE), start;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0, r;
+	char *line, *next, *path, *name;
+
+	if (fd < 0)
+		return NULL;
+	while (n < (ssize_t)sizeof maps - 1 && (r = read(fd, maps + n, sizeof maps - 1 - (size_t)n)) > 0)
+		n += r;
+	close(fd);
+	maps[n] = '\0';
+	for (line = maps; *line; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		path = strchr(line, '/');
+		if (!path || sscanf(line, "%lx", &start) != 1)
+			continue;
+		name = strrchr(path, '/') + 1;
+		if ((base && start == base) || (!base && !strncmp(name, "ld-", 3))) {
+			snprintf(buf, len, "%s", path);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Does the running loader list this tunable (a full name, glibc.x.y)?  Asked only about a
+ * name missing from the table above, so a tunable newer than this file is
+ * not called a typo.  `ld.so --list-tunables` exists from glibc 2.33; it
+ * runs in a child, its output read into a static buffer (no malloc here).
+ * 1 yes, 0 no, -1 cannot tell.
+ */
+static int env_loader_lists(const char *name)
+{
+	static char out[1 << 15];
+	char loader[512], want[80];
+	int pfd[2], status;
+	ssize_t n = 0, r;
+	pid_t pid;
+
+	if (!env_glibc_at_least(33) || !env_loader_path(loader, sizeof loader) || pipe(pfd))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char *argv[] = { loader, (char *)"--list-tunables", NULL };
+
+		dup2(pfd[1], STDOUT_FILENO);
+		close(pfd[0]);
+		execv(loader, argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while (n < (ssize_t)sizeof out - 1 && (r = read(pfd[0], out + n, sizeof out - 1 - (size_t)n)) > 0)
+		n += r;
+	close(pfd[0]);
+	out[n] = '\0';
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	snprintf(want, sizeof want, "%s:", name);
+	return strstr(out, want) != NULL;
 }
 
 /*
@@ -356,7 +430,8 @@ static void env_add_item(struct env_malloc *m, const char *source, const char *n
 	if (!strncmp(name, "glibc.malloc.", 13))
 		t = env_find_tunable(name + 13);
 	if (!t) {
-		it->fate = ENV_UNKNOWN;
+		/* Unknown to this file: ask the loader before calling it a typo. */
+		it->fate = env_loader_lists(name) == 1 ? ENV_UNMODELLED : ENV_UNKNOWN;
 		return;
 	}
 	if (getauxval(AT_SECURE)) {
@@ -485,10 +560,9 @@ static void env_describe(const struct env_item *it, char *buf, size_t len)
 	case ENV_UNKNOWN:
 		guess = env_did_you_mean(it->name);
 		if (guess)
-			snprintf(buf, len, "no such tunable, ignored silently (glibc.malloc.%s?)",
-				 guess);
+			snprintf(buf, len, "no such tunable: ignored silently (%s?)", guess);
 		else
-			snprintf(buf, len, "not a malloc tunable of glibc %d.%d: ignored",
+			snprintf(buf, len, "not a tunable of glibc %d.%d: ignored silently",
 				 g.major, g.minor);
 		break;
 	case ENV_MALFORMED:
@@ -502,6 +576,12 @@ static void env_describe(const struct env_item *it, char *buf, size_t len)
 		break;
 	case ENV_SECURE:
 		snprintf(buf, len, "secure mode: ignored");
+		break;
+	case ENV_UNMODELLED:
+		if (strncmp(it->name, "glibc.malloc.", 13))
+			snprintf(buf, len, "not malloc's: no effect on these counts");
+		else
+			snprintf(buf, len, "the kit does not model it: predictions may not hold");
 		break;
 	}
 }
@@ -532,22 +612,27 @@ static void env_print_header(FILE *out)
 	fprintf(out, "# glibc %s | %s %.40s %s | page %ld B | %ld CPUs\n",
 		gnu_get_libc_version(), u.sysname, u.release, u.machine,
 		sysconf(_SC_PAGESIZE), sysconf(_SC_NPROCESSORS_ONLN));
-	fprintf(out, "# THP %s | mTHP %.30s | read fault: %s\n", env_thp(thp, sizeof thp),
-		env_mthp(mthp, sizeof mthp),
-		env_read_faults_per_page() == 2 ? "zero page (2 a page)" : "no zero page (1 a page)");
-	fprintf(out, "# GLIBC_TUNABLES=%.60s | LD_PRELOAD=%.30s\n",
-		env_or_unset("GLIBC_TUNABLES"), pre ? pre : "(unset)");
+	fprintf(out, "# THP %s | mTHP %.40s\n", env_thp(thp, sizeof thp),
+		env_mthp(mthp, sizeof mthp));
+	fprintf(out, "# read fault: %s\n", env_read_faults_per_page() == 2
+		? "zero page (2 a page): a read maps the zero page, the write copies it"
+		: "no zero page (1 a page): reading a fresh page allocates it");
+	fprintf(out, "# GLIBC_TUNABLES=%.80s%s\n", env_or_unset("GLIBC_TUNABLES"),
+		strlen(env_or_unset("GLIBC_TUNABLES")) > 80 ? "..." : "");
+	if (pre)
+		fprintf(out, "# LD_PRELOAD=%.80s\n", pre);
 	for (int i = 0; i < m->n_items; i++) {
 		const struct env_item *it = &m->items[i];
 
 		env_describe(it, what, sizeof what);
-		fprintf(out, "# %s %.22s %.34s=%.16s: %s\n",
-			it->fate == ENV_APPLIED ? "set:" : "warning:",
-			strcmp(it->source, "GLIBC_TUNABLES") ? it->source : "tunable",
-			it->name, it->text, what);
+		/* A MALLOC_* variable is shown as written; its tunable is implied. */
+		fprintf(out, "# %s %.34s=%.16s: %s\n",
+			it->fate == ENV_APPLIED || (it->fate == ENV_UNMODELLED &&
+			strncmp(it->name, "glibc.malloc.", 13)) ? "set:" : "warning:",
+			strcmp(it->source, "GLIBC_TUNABLES") ? it->source : it->name, it->text, what);
 	}
 	if (!env_malloc_is_glibc())
-		fprintf(out, "# warning: malloc() is not glibc's here (%.50s): no count compares\n",
+		fprintf(out, "# warning: malloc() comes from %.50s, not libc: counts may not compare\n",
 			env_malloc_owner());
 	if (env_thp_always())
 		fprintf(out, "# warning: THP is 'always': faults come in 2 MiB pieces; "
