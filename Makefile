@@ -20,7 +20,7 @@ LDLIBS  ?=
 FRAMES  ?= 100
 
 LABS := frames malloc_variance threads yes
-TEST_BINS := tests/bin/gotcha tests/bin/test_bench
+TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items
 
 .PHONY: all run test clean help results
 all: $(LABS)

@@ -199,7 +199,6 @@ enum env_fate {
 	ENV_SECURE,       /* setuid or similar: glibc ignores it */
 	ENV_UNMODELLED,   /* a real tunable of this glibc that the kit does not model */
 	ENV_OVERRIDDEN,   /* an alias whose tunable GLIBC_TUNABLES set: ignored */
-	ENV_NOT_READ,     /* after an item glibc stopped at (<= 2.38) */
 	ENV_DROPPED,      /* in a GLIBC_TUNABLES the loader threw away whole (2.39+) */
 };
 
@@ -502,14 +501,16 @@ static int env_in_force(const struct env_item *it)
 	return it->fate == ENV_APPLIED || it->fate == ENV_MISREAD;
 }
 
-/* GLIBC_TUNABLES, item by item, as parse_tunables() reads it.  Up to 2.38
- * it stops at an item without '=' (what came before stays set); from 2.39
- * such an item, an empty one after a trailing ':', or a value holding '='
- * makes the loader drop the whole variable with a warning. */
+/* GLIBC_TUNABLES, item by item, as the loader reads it.  An item without
+ * '=' is skipped and the rest is read (every version).  From 2.39
+ * (parse_tunables_string) the loader drops the whole variable, with a
+ * warning, when the string ends in a bare name (a trailing ':' counts: its
+ * name is empty) or a value holds '='; up to 2.38 that value is read as
+ * far as it is a number. */
 static void env_read_tunables(struct env_malloc *m, const char *t)
 {
 	const int strict = env_glibc_at_least(39);
-	int first = m->n_items, dropped = 0, stopped = 0;
+	int first = m->n_items, dropped = 0;
 
 	for (const char *c = t; c && *c; ) {
 		size_t len = strcspn(c, ":");
@@ -522,18 +523,18 @@ static void env_read_tunables(struct env_malloc *m, const char *t)
 			if (eq)
 				*eq = '\0';
 			it = env_add_item(m, "GLIBC_TUNABLES", item, eq ? eq + 1 : NULL);
-			if (stopped) {
-				it->fate = ENV_NOT_READ;
-			} else if (!eq || (strict && strchr(eq + 1, '='))) {
+			if (!eq) {
 				it->fate = ENV_MALFORMED;
-				dropped |= strict;
-				stopped = !strict;
+				dropped |= strict && !c[len];          /* the last item */
+			} else if (strict && strchr(eq + 1, '=')) {
+				it->fate = ENV_MALFORMED;
+				dropped = 1;
 			}
 		}
 		c += len;
 		if (*c == ':') {
 			c++;
-			dropped |= strict && !*c;       /* a trailing ':' is an empty name */
+			dropped |= strict && !*c;                  /* an empty last name */
 		}
 	}
 	if (dropped)
@@ -650,7 +651,7 @@ static void env_describe(const struct env_item *it, char *buf, size_t len)
 		break;
 	case ENV_MALFORMED:
 		if (!it->has_eq)
-			snprintf(buf, len, "no '=': glibc %d.%d stops reading here", g.major, g.minor);
+			snprintf(buf, len, "no '=': glibc %d.%d skips it", g.major, g.minor);
 		else
 			snprintf(buf, len, "not a number: glibc %d.%d ignores it (and warns)",
 				 g.major, g.minor);
@@ -666,10 +667,6 @@ static void env_describe(const struct env_item *it, char *buf, size_t len)
 		break;
 	case ENV_OVERRIDDEN:
 		snprintf(buf, len, "GLIBC_TUNABLES sets it too, and wins: ignored");
-		break;
-	case ENV_NOT_READ:
-		snprintf(buf, len, "never read: glibc %d.%d stopped at an item without '='",
-			 g.major, g.minor);
 		break;
 	case ENV_DROPPED:
 		snprintf(buf, len, "glibc %d.%d drops the whole GLIBC_TUNABLES (malformed)",
