@@ -43,7 +43,7 @@ check_usage_error "lab9 matrix.sh with an argument: usage, exit 2" tools/matrix.
 # A loader for SUITE, from the cache or fetched (at most once a run).
 # Sets L9PFX, or L9WHY to the reason it could not.
 l9loader() {
-	L9PFX= L9WHY=
+	L9PFX='' L9WHY=''
 	if ! L9PFX=$(tools/glibc.sh prefix "$1" 2>"$TMP/l9_fetch_$1"); then
 		L9PFX=
 		L9WHY="no $1 glibc: $(tail -n 1 "$TMP/l9_fetch_$1" | sed 's/^glibc.sh: //' | cut -c1-70)"

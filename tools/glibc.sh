@@ -85,9 +85,9 @@ system_mirror() {
 	{
 		[ -r /etc/apt/sources.list ] && awk -v c="$codename" '
 			$1 == "deb" {
-				i = 2; if ($i ~ /^\[/) while ($i !~ /\]$/) i++
-				if ($i ~ /^\[/ || $i ~ /\]$/) i++
-				if ($(i + 1) == c) { print $i; exit }
+				sub(/\[[^]]*\]/, "")   # options: deb [signed-by=...] URI SUITE ...
+				$0 = $0
+				if ($3 == c) { print $2; exit }
 			}' /etc/apt/sources.list
 		for f in /etc/apt/sources.list.d/*.sources; do
 			[ -r "$f" ] || continue
@@ -139,8 +139,9 @@ papt() {
 # Make the private apt state for SUITE in DIR and read its package lists.
 apt_setup() {
 	local suite=$1 dir=$2 mirror key opts=
-	command -v apt-get >/dev/null 2>&1 && command -v dpkg-deb >/dev/null 2>&1 ||
+	if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-deb >/dev/null 2>&1; then
 		die "needs apt-get and dpkg-deb: this is not a Debian-family system"
+	fi
 	mirror=${MALLOC_LABS_MIRROR:-$(system_mirror)}
 	if [ -z "$mirror" ]; then
 		local id
