@@ -8,6 +8,8 @@
 #   make sizes        Lab 4: the 32 MiB cap, untuned vs env vars vs tunables
 #   make gotcha       Lab 4: the loop -O2 deletes, beside the kit's guard
 #   make yes-table    Lab 5: buffer size and alignment vs write()
+#   make matrix       Lab 1 + Lab 4 steps under glibc 2.31, 2.36, 2.41, newest
+#   make glibc-2.31   the labs built against glibc 2.31, in build/glibc-2.31/
 #   make test         the kit's checks; ends with "N passed, M failed"
 #   make results      rerun the labs' main targets into results/ (minutes)
 #   make clean        remove what make built
@@ -113,10 +115,41 @@ yes-table: yes
 	@BYTES=$(or $(BYTES),128M) tools/yes-table.sh
 
 # ------------------------------------------------------------------ tests
-test: $(LABS) $(TEST_BINS)
+# A 2.31 build, once made, is kept up to date for tests/lab9-glibc.sh.
+test: $(LABS) $(TEST_BINS) $(if $(wildcard build/glibc-2.31/frames),glibc-2.31)
 	@tests/run.sh
 
 clean:
 	rm -f $(LABS)
 	rm -rf tests/bin
 	rm -rf .run
+	rm -rf build
+
+# ------------------------------------------------------------------ glibc versions
+# Other glibc releases, each through its own loader (tools/glibc.sh fetches
+# Debian's libc6 into a cache outside this tree).  glibc-2.31: the labs
+# rebuilt against Debian bullseye's headers and libraries into
+# build/glibc-2.31/ (a binary built here needs GLIBC_2.34 and does not start
+# on 2.31); gcc only: clang would also look for libgcc_s in the sysroot.
+# matrix: Lab 1 and Lab 4 steps under 2.31, 2.36, 2.41 and the newest, one
+# table; FRAMES a step (default 4 here, not 100).
+OLD_GLIBC_CC ?= gcc
+MULTIARCH    := $(shell $(OLD_GLIBC_CC) -print-multiarch 2>/dev/null)
+OLD_LABS     := $(addprefix build/glibc-2.31/,$(LABS))
+.PHONY: glibc-2.31 matrix
+glibc-2.31: $(OLD_LABS)
+
+# Fetched (once, cached) only when a 2.31 binary is to be built.
+OLD_SYSROOT = $(eval OLD_SYSROOT := $$(shell tools/glibc.sh sysroot bullseye))$(OLD_SYSROOT)
+
+# --sysroot moves the headers; -B and -L put bullseye's crt files and
+# libraries before the ones gcc finds beside itself.
+build/glibc-2.31/%: %.c tools/bench.h
+	$(if $(OLD_SYSROOT),,$(error no glibc 2.31 sysroot: tools/glibc.sh sysroot bullseye failed))
+	@mkdir -p $(@D)
+	$(OLD_GLIBC_CC) $(CFLAGS) --sysroot=$(OLD_SYSROOT) -B$(OLD_SYSROOT)/usr/lib/$(MULTIARCH)/ \
+		-L$(OLD_SYSROOT)/usr/lib/$(MULTIARCH) -L$(OLD_SYSROOT)/lib/$(MULTIARCH) -o $@ $< $(LDLIBS) -pthread
+
+matrix: frames
+	-@$(MAKE) --no-print-directory -q glibc-2.31 || $(MAKE) --no-print-directory glibc-2.31
+	@FRAMES=$(if $(filter command line environment,$(origin FRAMES)),$(FRAMES),4) tools/matrix.sh
