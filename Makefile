@@ -144,11 +144,11 @@ OLD_SYSROOT = $(eval OLD_SYSROOT := $$(shell tools/glibc.sh sysroot bullseye))$(
 
 # --sysroot moves the headers; -B and -L put bullseye's crt files and
 # libraries before the ones gcc finds beside itself.
-build/glibc-2.31/%: %.c tools/bench.h
+build/glibc-2.31/%: %.c tools/bench.h tools/env.h
 	$(if $(OLD_SYSROOT),,$(error no glibc 2.31 sysroot: tools/glibc.sh sysroot bullseye failed))
 	@mkdir -p $(@D)
 	$(OLD_GLIBC_CC) $(CFLAGS) --sysroot=$(OLD_SYSROOT) -B$(OLD_SYSROOT)/usr/lib/$(MULTIARCH)/ \
-		-L$(OLD_SYSROOT)/usr/lib/$(MULTIARCH) -L$(OLD_SYSROOT)/lib/$(MULTIARCH) -o $@ $< $(LDLIBS) -pthread
+		-L$(OLD_SYSROOT)/usr/lib/$(MULTIARCH) -L$(OLD_SYSROOT)/lib/$(MULTIARCH) -o $@ $< $(LDLIBS) -pthread -ldl
 
 matrix: frames
 	-@$(MAKE) --no-print-directory -q glibc-2.31 || $(MAKE) --no-print-directory glibc-2.31
