@@ -451,11 +451,11 @@ static void print_row(const struct row *r, const struct row_result *res,
 {
 	double n = (double)cfg->iters * cfg->threads;
 
-	/* CSV fields are quoted as RFC 4180 says: "heap, no trim" holds a comma. */
+	/* The label is always quoted (RFC 4180 allows it; "heap, no trim" holds
+	 * a comma); the environment's text fields are quoted where they must be. */
 	if (cfg->csv) {
-		bench_csv_str(stdout, r->label);
-		printf(",%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.4f,%s,%" PRIu64 ",%u",
-		       s->min, s->p50, s->p90, s->p99, s->p999, s->max,
+		printf("\"%s\",%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.4f,%s,%" PRIu64 ",%u",
+		       r->label, s->min, s->p50, s->p90, s->p99, s->p999, s->max,
 		       s->mean, res->minflt / n, via_name(r, res), cfg->iters,
 		       cfg->threads);
 		env_csv_fields(stdout);
