@@ -436,10 +436,12 @@ static const char *via_name(const struct row *r, const struct row_result *res)
 
 static void print_table_head(const struct config *cfg)
 {
-	if (cfg->csv)
+	if (cfg->csv) {
 		printf("label,min_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,mean_ns,"
-		       "faults_per_iter,via,iters,threads\n");
-	else
+		       "faults_per_iter,via,iters,threads");
+		env_csv_header(stdout);   /* glibc, THP, page, tunables, MALLOC_*, preload */
+		putchar('\n');
+	} else
 		printf("%-28s %6s %6s %6s %6s %6s %8s %8s %9s  %s\n", "label", "min",
 		       "p50", "p90", "p99", "p99.9", "max", "mean", "faults/it", "via");
 }
@@ -449,13 +451,16 @@ static void print_row(const struct row *r, const struct row_result *res,
 {
 	double n = (double)cfg->iters * cfg->threads;
 
-	/* CSV labels are quoted: "heap, no trim" holds a comma. */
-	if (cfg->csv)
-		printf("\"%s\",%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.4f,%s,%" PRIu64 ",%u\n",
+	/* The label is always quoted (RFC 4180 allows it; "heap, no trim" holds
+	 * a comma); the environment's text fields are quoted where they must be. */
+	if (cfg->csv) {
+		printf("\"%s\",%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.4f,%s,%" PRIu64 ",%u",
 		       r->label, s->min, s->p50, s->p90, s->p99, s->p999, s->max,
 		       s->mean, res->minflt / n, via_name(r, res), cfg->iters,
 		       cfg->threads);
-	else
+		env_csv_fields(stdout);
+		putchar('\n');
+	} else
 		printf("%-28s %6.0f %6.0f %6.0f %6.0f %6.0f %8.0f %8.1f %9.3f  %s\n",
 		       r->label, s->min, s->p50, s->p90, s->p99, s->p999, s->max,
 		       s->mean, res->minflt / n, via_name(r, res));
