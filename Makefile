@@ -8,6 +8,7 @@
 #   make sizes        Lab 4: the 32 MiB cap, untuned vs env vars vs tunables
 #   make gotcha       Lab 4: the loop -O2 deletes, beside the kit's guard
 #   make yes-table    Lab 5: buffer size and alignment vs write()
+#   make plots        SVG pictures of Labs 1, 2, 4 and 5 in PLOTS_DIR (plots/)
 #   make test         the kit's checks; ends with "N passed, M failed"
 #   make results      rerun the labs' main targets into results/ (minutes)
 #   make clean        remove what make built
@@ -111,6 +112,30 @@ gotcha: tests/bin/gotcha
 .PHONY: yes-table
 yes-table: yes
 	@BYTES=$(or $(BYTES),128M) tools/yes-table.sh
+
+# ------------------------------------------------------------------ plots
+# plots: short runs of Labs 1, 2, 4 and 5, drawn as SVG by tools/plot (the
+# kit's own C program) into PLOTS_DIR; the CSVs go beside them.  Shorter
+# still: FRAMES=N (default here 10), VARIANCE_ITERS=N (50000), BYTES=N (32M).
+# reference-plots redraws the committed pictures in results/.
+PLOTS_DIR ?= plots
+PLOT_KNOBS = FRAMES=$(if $(filter file,$(origin FRAMES)),10,$(FRAMES)) \
+	VARIANCE_ITERS=$(if $(filter file,$(origin VARIANCE_ITERS)),50000,$(VARIANCE_ITERS)) \
+	BYTES=$(or $(BYTES),32M)
+.PHONY: plots reference-plots clean-plot
+tools/plot: tools/plot.c tools/bench.h
+	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
+
+plots: $(LABS) tools/plot
+	@PLOTS_DIR=$(PLOTS_DIR) $(PLOT_KNOBS) tools/plots.sh
+
+reference-plots: $(LABS) tools/plot
+	@PLOTS_DIR=results CSV_DIR=.run/plots $(PLOT_KNOBS) tools/plots.sh
+
+test: tools/plot tests/bin/xmlcheck
+clean: clean-plot
+clean-plot:
+	rm -f tools/plot
 
 # ------------------------------------------------------------------ tests
 test: $(LABS) $(TEST_BINS)
