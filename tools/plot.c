@@ -566,6 +566,10 @@ static void make_axis(struct axis *a, int base0)
 		double l = floor(fwd(a, lo)), h = ceil(fwd(a, hi));
 		int every = 1;
 
+		/* A bar starts at the bottom of the axis: keep the smallest one
+		 * visible even when it is an exact power. */
+		if (base0 && l == fwd(a, lo))
+			l--;
 		if (h == l)
 			h = l + 1;
 		while ((h - l) / every > 10)
@@ -577,10 +581,15 @@ static void make_axis(struct axis *a, int base0)
 
 			value_label(a, pow(b, e), buf, sizeof buf);
 			add_tick(a, e, buf, major);
-			/* Minor ticks: 2..9 x 10^e, unlabelled. */
+			/* Minor ticks: 2..9 x 10^e; over two decades or less, 2 and 5
+			 * get labels too, or the axis would have only two numbers. */
 			if (b == 10 && e < h && h - l <= 6)
-				for (int m = 2; m <= 9; m++)
-					add_tick(a, e + log10(m), "", 0);
+				for (int m = 2; m <= 9; m++) {
+					int lab = h - l <= 2 && (m == 2 || m == 5);
+
+					value_label(a, m * pow(b, e), buf, sizeof buf);
+					add_tick(a, e + log10(m), lab ? buf : "", lab);
+				}
 		}
 		return;
 	}
@@ -829,12 +838,17 @@ static void draw_series(const struct frame *f, const struct options *o,
 				printf("<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 				       "height=\"%.1f\" fill=\"%s\"/>\n", cx + 1, y < base ? y : base,
 				       bar_w - 2, fabs(base - y), col);
-				/* The value itself above its bar, when there is room. */
+				/* The value itself above its bar when the bar is wide enough;
+				 * inside it, in white, when the bar reaches the top. */
 				if (bar_w >= 44) {
+					double ty = (y < base ? y : base) - 5;
+					int inside = ty - FONT_SMALL < f->y0;
+
 					fmt_num(v, sizeof v, s->y[k]);
 					printf("<text class=\"value\" x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" "
-					       "text-anchor=\"middle\" fill=\"#222\">%s</text>\n",
-					       cx + bar_w / 2, (y < base ? y : base) - 5, FONT_SMALL, v);
+					       "text-anchor=\"middle\" fill=\"%s\">%s</text>\n",
+					       cx + bar_w / 2, inside ? ty + FONT_SMALL + 10 : ty,
+					       FONT_SMALL, inside ? "white" : "#222", v);
 				}
 			}
 			printf("</g>\n");

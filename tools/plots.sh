@@ -79,7 +79,7 @@ while IFS='|' read -r label envs args; do
 	add_rows "$csv" step "$label" $envs ./frames $args --csv --frames "$FRAMES"
 done <<EOF
 1 default||--alloc malloc
-3 mmap_max 0|GLIBC_TUNABLES=glibc.malloc.mmap_max=0|--alloc malloc
+3 no mmap|GLIBC_TUNABLES=glibc.malloc.mmap_max=0|--alloc malloc
 4 + no trim|$TUNED|--alloc malloc
 5 --tune||--tune --alloc malloc
 6 perturb|GLIBC_TUNABLES=glibc.malloc.perturb=170|--alloc malloc
