@@ -168,3 +168,11 @@ if command -v script >/dev/null 2>&1; then
 else
 	skip "plots.sh: progress on a terminal" "script (util-linux) is not installed"
 fi
+# A bar of exactly 1 on a log axis must still have height: the axis starts
+# a decade below it.
+printf 'k,n\nA,1\nB,30\n' | "$P" --x k --y n --kind bars --logy >"$TMP/l8one.svg" 2>"$TMP/err"
+if awk -v a="$(l8attr "$TMP/l8one.svg" axis-ymin)" 'BEGIN { exit !(a != "" && a < 1) }'; then
+	pass "plot: a log bar of 1 starts below the axis floor"
+else
+	fail "plot: a log bar of 1 starts below the axis floor" "axis-ymin $(l8attr "$TMP/l8one.svg" axis-ymin)"
+fi

@@ -116,7 +116,8 @@ static void usage(FILE *f)
 "  --y COL           y values (cdf: optional, see below)\n"
 "  --series COL      one line or bar colour per distinct value\n"
 "  --style COL       one dash pattern per distinct value (with --series)\n"
-"  --kind KIND       line (default), points, bars or cdf\n"
+"  --kind KIND       line (default; joins each series in x order), points,\n"
+"                    bars or cdf\n"
 "                    cdf without --y: each series' x values sorted into an\n"
 "                    empirical CDF (the i-th smallest of n at i/n);\n"
 "                    cdf with --y: precomputed quantiles, y in percent\n"
@@ -764,7 +765,7 @@ static const char *series_label(const struct series *s, char *buf, size_t len)
 	return buf;
 }
 
-static void draw_axes(const struct frame *f, const struct options *o, char **cats)
+static void draw_axes(const struct frame *f, char **cats)
 {
 	const struct axis *xa = f->xa, *ya = f->ya;
 
@@ -808,7 +809,6 @@ static void draw_axes(const struct frame *f, const struct options *o, char **cat
 	}
 	printf("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
 	       "stroke=\"#444\" stroke-width=\"1.5\"/>\n", f->x0, f->y0, f->x1 - f->x0, f->y1 - f->y0);
-	(void)o;
 	printf("</g>\n");
 }
 
@@ -1268,7 +1268,7 @@ int main(int argc, char **argv)
 		       "data-axis-xmax=\"%.17g\"", xa.dmin, xa.dmax, inv(&xa, xa.lo), inv(&xa, xa.hi));
 	printf(" data-ymin=\"%.17g\" data-ymax=\"%.17g\" data-axis-ymin=\"%.17g\" "
 	       "data-axis-ymax=\"%.17g\">\n", ya.dmin, ya.dmax, inv(&ya, ya.lo), inv(&ya, ya.hi));
-	draw_axes(&f, &o, cats);
+	draw_axes(&f, cats);
 	draw_series(&f, &o, ss, ns);
 	draw_guides(&f, &o);
 	printf("</g>\n");
