@@ -599,7 +599,8 @@ static void make_axis(struct axis *a, int base0)
 		 * last point below 100%.  A point at 100% (the maximum) is drawn
 		 * on that top tick, which is then called "max". */
 		a->lo = 0;
-		a->hi = floor(a->top_finite) + 1;
+		/* The epsilon: 1 - 0.999 is not exactly 1e-3 in binary. */
+		a->hi = floor(a->top_finite + 1e-9) + 1;
 		for (int e = 0; e <= (int)a->hi; e++) {
 			if (e == (int)a->hi && a->dmax >= 1)
 				snprintf(buf, sizeof buf, "max");
