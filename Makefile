@@ -10,6 +10,7 @@
 #   make yes-table    Lab 5: buffer size and alignment vs write()
 #   make matrix       Lab 1 + Lab 4 steps under glibc 2.31, 2.36, 2.41, newest
 #   make glibc-2.31   the labs built against glibc 2.31, in build/glibc-2.31/
+#   make plots        SVG pictures of Labs 1, 2, 4 and 5 in PLOTS_DIR (plots/)
 #   make test         the kit's checks; ends with "N passed, M failed"
 #   make submit       every lab's graded runs into one file for a grader
 #                     (STUDENT=name; FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES)
@@ -135,6 +136,30 @@ gotcha: tests/bin/gotcha
 .PHONY: yes-table
 yes-table: yes
 	@BYTES=$(or $(BYTES),128M) tools/yes-table.sh
+
+# ------------------------------------------------------------------ plots
+# plots: short runs of Labs 1, 2, 4 and 5, drawn as SVG by tools/plot (the
+# kit's own C program) into PLOTS_DIR; the CSVs go beside them.  Shorter
+# still: FRAMES=N (default here 10), VARIANCE_ITERS=N (50000), BYTES=N (32M).
+# reference-plots redraws the committed pictures in results/.
+PLOTS_DIR ?= plots
+PLOT_KNOBS = FRAMES=$(if $(filter file,$(origin FRAMES)),10,$(FRAMES)) \
+	VARIANCE_ITERS=$(if $(filter file,$(origin VARIANCE_ITERS)),50000,$(VARIANCE_ITERS)) \
+	BYTES=$(or $(BYTES),32M)
+.PHONY: plots reference-plots clean-plot
+tools/plot: tools/plot.c tools/bench.h
+	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
+
+plots: $(LABS) tools/plot
+	@PLOTS_DIR=$(PLOTS_DIR) $(PLOT_KNOBS) tools/plots.sh
+
+reference-plots: $(LABS) tools/plot
+	@PLOTS_DIR=results CSV_DIR=.run/plots $(PLOT_KNOBS) tools/plots.sh
+
+test: tools/plot tests/bin/xmlcheck
+clean: clean-plot
+clean-plot:
+	rm -f tools/plot
 
 # ------------------------------------------------------------------ tests
 # A 2.31 build, once made, is kept up to date for tests/lab9-glibc.sh.

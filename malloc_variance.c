@@ -436,7 +436,11 @@ static const char *via_name(const struct row *r, const struct row_result *res)
 
 static void print_table_head(const struct config *cfg)
 {
-	if (cfg->csv) {
+	if (cfg->csv == 2) {
+		printf("label,pct,ns");
+		env_csv_header(stdout);
+		putchar('\n');
+	} else if (cfg->csv) {
 		printf("label,min_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,mean_ns,"
 		       "faults_per_iter,via,iters,threads");
 		env_csv_header(stdout);   /* glibc, THP, page, tunables, MALLOC_*, preload */
@@ -464,6 +468,20 @@ static void print_row(const struct row *r, const struct row_result *res,
 		printf("%-28s %6.0f %6.0f %6.0f %6.0f %6.0f %8.0f %8.1f %9.3f  %s\n",
 		       r->label, s->min, s->p50, s->p90, s->p99, s->p999, s->max,
 		       s->mean, res->minflt / n, via_name(r, res));
+}
+
+/* --quantiles: the sorted samples at every 1% and at 99.1 to 99.9%, by
+ * nearest rank, so a plot can draw the distribution without a sample
+ * file.  Each value is a measured sample (bench_pct never interpolates). */
+static void print_quantiles(const struct row *r, const uint64_t *sorted, size_t n,
+			    double ticks_per_ns)
+{
+	for (unsigned p = 0; p <= 1000; p += p < 990 ? 10 : 1)
+	{
+		printf("\"%s\",%.1f,%.0f", r->label, p / 10.0, bench_pct(sorted, n, p) / ticks_per_ns);
+		env_csv_fields(stdout);
+		putchar('\n');
+	}
 }
 
 /* With --threads, each thread's own distribution, shown under the row:
@@ -561,6 +579,7 @@ static void usage(FILE *f)
 "  --threads N   N threads run each row at once (1-%d, default 1)\n"
 "  --hist        an ASCII histogram per row on power-of-two buckets\n"
 "  --csv         a header and one line per row instead of the table\n"
+"  --quantiles   CSV of label,pct,ns: every 1%% and 99.1..99.9%% (for plots)\n"
 "  --mlock       mlockall(MCL_CURRENT|MCL_FUTURE) before measuring\n"
 "  --history     (or --no-isolate) run the rows in one process: each row\n"
 "                inherits the allocator state the previous rows left\n"
@@ -588,6 +607,7 @@ static void parse_args(int argc, char **argv, struct config *cfg, int *mode)
 		{ "threads",   required_argument, NULL, 't' },
 		{ "hist",      no_argument,       NULL, 'H' },
 		{ "csv",       no_argument,       NULL, 'c' },
+		{ "quantiles", no_argument,       NULL, 'q' },
 		{ "mlock",     no_argument,       NULL, 'm' },
 		{ "history",   no_argument,       NULL, 'y' },
 		{ "no-isolate", no_argument,      NULL, 'y' },
@@ -617,6 +637,7 @@ static void parse_args(int argc, char **argv, struct config *cfg, int *mode)
 			break;
 		case 'H': cfg->hist = 1; break;
 		case 'c': cfg->csv = 1; break;
+		case 'q': cfg->csv = 2; break;     /* CSV mode, quantile rows */
 		case 'm': cfg->mlock = 1; break;
 		case 'y': cfg->history = 1; break;
 		case 's': exit(pool_self_test());
@@ -741,7 +762,10 @@ int main(int argc, char **argv)
 		compute_stats(samples, nsamples, tpn, &st[i]);
 		if (i == 0)
 			step = timer_step(samples, nsamples);
-		print_row(&rows[i], &res[i], &st[i], &cfg);
+		if (cfg.csv == 2)
+			print_quantiles(&rows[i], samples, nsamples, tpn);
+		else
+			print_row(&rows[i], &res[i], &st[i], &cfg);
 		if (per_thread)
 			print_thread_rows(&cfg, tst);
 		fflush(stdout);
