@@ -35,7 +35,7 @@ knob() {        # knob NAME VALUE MAX
 	case $2 in
 	'' | *[!0-9]* | 0*) echo "$ME: $1 wants a whole number from 1, not '$2'" >&2; exit 2 ;;
 	esac
-	[ "${#2}" -le 12 ] && [ "$2" -le "$3" ] ||
+	[ "${#2}" -le 13 ] && [ "$2" -le "$3" ] ||
 		{ echo "$ME: $1 wants a whole number from 1 to $3, not '$2'" >&2; exit 2; }
 }
 knob COUNT_SMALL "$COUNT_SMALL" 1000000000
@@ -199,8 +199,8 @@ table() {
 			done
 		done
 	done
-	[ "$REPEATS" -gt 1 ] && note "# ... and the 1280000 pre-2.5, 16 MiB and tuned commands $((REPEATS - 1))" \
-		"more time(s) each, 1 then $N threads (REPEATS=$REPEATS)"
+	[ "$REPEATS" -gt 1 ] && note "# then the 1280000 pre-2.5, 16 MiB and tuned pairs again:" \
+		"$REPEATS runs of each (REPEATS)"
 
 	# Every run as one CSV, read by column name: the table below and CSV=1.
 	{
@@ -288,9 +288,9 @@ tunables() {
 	for f in t-env t-alias; do
 		d=$(calc "t = $tf + 0; g = $(field "$OUT/$f" 'minor faults') + 0;
 			d = g > t ? g - t : t - g; print (t > 0 && d <= t / 100) ? \"within\" : \"NOT within\"")
-		printf '  %-14s %s 1%% of tuned'"'"'s faults; the run reported: %s\n' \
+		printf '  %-15s %s 1%% of tuned'"'"'s faults (%s)\n' \
 			"$([ "$f" = t-env ] && echo GLIBC_TUNABLES: || echo MALLOC_*_:)" "$d" \
-			"$(sed -n 's/^  mmap threshold: *\([0-9]*\) (pinned by \([^:]*\):.*/\1, pinned by \2/p' \
+			"$(sed -n 's/^  mmap threshold: *\([0-9]*\) (pinned by \([^:]*\):.*/threshold \1 from \2/p' \
 				"$OUT/$f")"
 	done
 	echo
@@ -325,8 +325,8 @@ strace_table() {
 	STEPS=3
 	for mode in pre25 default tuned; do
 		STEP=$((STEP + 1))
-		say strace -f -c -e trace=$CALLS -o "$OUT/$mode.strace" \
-			./threads "${live[@]}" --mode "$mode" 1280000 "$count" "$N"
+		printf '$ strace -f -c -e trace=%s \\\n    -o %s ./threads %s\n' "$CALLS" \
+			"$OUT/$mode.strace" "${live[*]:+${live[*]} }--mode $mode 1280000 $count $N"
 		progress "$STEP" "$STEPS" "strace ./threads --mode $mode"
 		"$STRACE" -f -c -e trace=$CALLS -o "$OUT/$mode.strace" \
 			./threads "${live[@]}" --mode "$mode" 1280000 "$count" "$N" \
