@@ -177,8 +177,11 @@ speedup() {
 				printf "      noisy: the %d pairs spread from %.2f to %.2f\n", pairs, lo, hi
 				why++
 			}
-			if (cn / pairs < 0.8 * n)
-				printf "      the %d threads kept only %.1f CPUs busy: other load, or waiting\n", n, cn / pairs
+			if (c1 / pairs < 0.8)
+				printf "      busy machine: one thread alone kept only %.1f of a CPU busy (uptime)\n", c1 / pairs
+			else if (cn / pairs < 0.8 * n)
+				printf "      the %d threads kept only %.1f CPUs busy: they waited (locks), or\n" \
+					"      other programs had the CPUs\n", n, cn / pairs
 			if (hi > n && !why)
 				printf "      no cause found: equal work, long enough runs; rerun with REPEATS=5\n"
 		}'
