@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/bug1541.sh table|tunables|strace - Lab 3's runs, as `make lab3`
+# tools/bug1541.sh table|report|tunables|strace - Lab 3's runs, as `make lab3`
 # (alias bug1541), `make lab3-tunables` and `make lab3-strace` (alias
 # bug1541-strace) start them.  Every command is printed before it runs,
 # exactly as a student would type it; outputs are kept in .run/lab3/.
@@ -11,6 +11,7 @@
 #             N times the work of one.  The 1280000 pre-2.5, 16 MiB and tuned
 #             pairs run REPEATS times for the speed-up's range.  CSV=1 prints
 #             every run as CSV instead of the table.
+#   report    the table of the last `table` run again, from .run/lab3/.
 #   tunables  --mode default under the tuned thresholds set from outside
 #             (GLIBC_TUNABLES, then the MALLOC_*_ variables) beside --mode
 #             tuned, and glibc.malloc.arena_max=1 at N threads.
@@ -204,6 +205,18 @@ table() {
 	done
 	[ "$REPEATS" -gt 1 ] && note "# then the 1280000 pre-2.5, 16 MiB and tuned pairs again:" \
 		"$REPEATS runs of each (REPEATS)"
+	render
+}
+
+# render: the CSV, table, ratios and speed-up from the runs kept in $OUT
+# (`tools/bug1541.sh report` prints them again, with the same knobs, without
+# running anything).
+render() {
+	local lw=$LIVE id t r sides=1 f
+	[ "$N" -gt 1 ] && sides="1 $N" && lw=$((LIVE / N))
+	for f in "$OUT"/l-tun-"$N"-"$REPEATS".csv "$OUT"/s-old-1-1.csv; do
+		[ -s "$f" ] || { echo "$ME: no runs in $OUT for these knobs (missing $f)" >&2; exit 1; }
+	done
 
 	# Every run as one CSV, read by column name: the table below and CSV=1.
 	{
@@ -356,7 +369,8 @@ strace_table() {
 
 case ${1:-} in
 table) table ;;
+report) render ;;
 tunables) ME=lab3-tunables; tunables ;;
 strace) strace_table ;;
-*) echo "usage: $0 table|tunables|strace" >&2; exit 2 ;;
+*) echo "usage: $0 table|report|tunables|strace" >&2; exit 2 ;;
 esac
