@@ -218,6 +218,16 @@ if [ -s "$TMP/l3_table.err" ]; then
 else
 	pass "make lab3: nothing on stderr when it is not a terminal"
 fi
+# On a terminal (script(1) gives one) progress goes to stderr: [i/n] and the
+# command.  A terminal's stderr is checked, never a time.
+if ! command -v script >/dev/null 2>&1; then
+	skip "make lab3: progress on a terminal" "script(1) is not installed"
+else
+	script -qec "env LAB3_OUT=$L3RUN.tty COUNT_LARGE=5 COUNT_SMALL=5 LIVE=2000000 REPEATS=1 \
+		THREADS=2 tools/bug1541.sh table >/dev/null" /dev/null >"$TMP/l3_tty" 2>&1
+	l3_says "make lab3 on a terminal: progress [i/n] with the command" "$TMP/l3_tty" \
+		'\[12/12\] \./threads --csv --weak'
+fi
 # Weak scaling with one seed: 2 threads do exactly twice one thread's work.
 for id in l-old l-16M l-tun; do
 	for what in requests bytes live_start live_end; do

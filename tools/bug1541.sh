@@ -64,7 +64,7 @@ note() { if [ "$CSV" = 1 ]; then printf '%s\n' "$*" >&2; else printf '%s\n' "$*"
 # progress I N TEXT: on a terminal only, on stderr, overwritten in place.
 progress() {
 	[ -t 2 ] || return 0
-	if [ -n "$3" ]; then printf '\r\033[K[%s/%s] %s' "$1" "$2" "$3" >&2
+	if [ -n "${3:-}" ]; then printf '\r\033[K[%s/%s] %s' "$1" "$2" "$3" >&2
 	else printf '\r\033[K' >&2; fi
 }
 
