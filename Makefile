@@ -4,7 +4,11 @@
 #   make step1..step8 one step of the walkthrough, for class
 #   make variance     Lab 2: latency percentiles per size class, pinned
 #                     (also variance-strace, -hist, -history, -threads, -mlock)
-#   make bug1541      Lab 3: the bug report's cases (also bug1541-strace)
+#   make lab3         Lab 3: the bug report's cases at 1 and N threads, repeated,
+#                     and the speed-up's range (alias bug1541); knobs COUNT_LARGE,
+#                     COUNT_SMALL, LIVE, REPEATS, THREADS, CSV=1 (every run as CSV)
+#   make lab3-tunables  Lab 3's policies set from outside (GLIBC_TUNABLES)
+#   make lab3-strace  Lab 3's system calls per mode (alias bug1541-strace)
 #   make sizes        Lab 4: the 32 MiB cap, untuned vs env vars vs tunables
 #   make gotcha       Lab 4: the loop -O2 deletes, beside the kit's guard
 #   make yes-table    Lab 5: buffer size and alignment vs write()
@@ -108,15 +112,28 @@ variance-mlock: malloc_variance
 	tools/pin.sh -q ./malloc_variance all --mlock --iters 20000
 
 # ------------------------------------------------------------------ Lab 3
-# bug1541: the report's four cases at 1 and at N = CPUs threads, plus today's
-# default and a tuned run, as a table with ratios; each command is printed.
-# Scale with COUNT_LARGE=N (requests per thread at SIZE 1280000; default 4000).
-.PHONY: bug1541 bug1541-strace
-bug1541: threads
-	@COUNT_LARGE=$(or $(COUNT_LARGE),4000) tools/bug1541.sh table
+# lab3 (alias bug1541): the report's cases at 1 and at N = CPUs threads as
+# weak scaling (each thread LIVE/N bytes live, the same requests), today's
+# default and a tuned run; the speed-up pairs run REPEATS times.
+# lab3-tunables: --mode default under the tuned thresholds as GLIBC_TUNABLES
+# and as MALLOC_*_ (the same faults as --mode tuned), and arena_max=1.
+# lab3-strace (alias bug1541-strace): strace -f -c, the calls that matter.
+# Every command is printed.  COUNT_LARGE=500 is quick; LIVE shrinks the fill.
+COUNT_LARGE ?= 4000
+COUNT_SMALL ?= 10000
+LIVE        ?= 490000000
+REPEATS     ?= 3
+LAB3_KNOBS = COUNT_LARGE='$(COUNT_LARGE)' COUNT_SMALL='$(COUNT_SMALL)' LIVE='$(LIVE)' \
+	REPEATS='$(REPEATS)' CSV='$(or $(CSV),0)' $(if $(THREADS),THREADS='$(THREADS)')
+.PHONY: lab3 bug1541 lab3-tunables lab3-strace bug1541-strace
+lab3 bug1541: threads
+	@$(LAB3_KNOBS) tools/bug1541.sh table
 
-bug1541-strace: threads
-	@COUNT_LARGE=$(or $(COUNT_LARGE),4000) tools/bug1541.sh strace
+lab3-tunables: threads
+	@$(LAB3_KNOBS) tools/bug1541.sh tunables
+
+lab3-strace bug1541-strace: threads
+	@$(LAB3_KNOBS) tools/bug1541.sh strace
 
 # ------------------------------------------------------------------ Lab 4
 # sizes: frames of 1-48 MiB, fixed and varying, untuned vs MALLOC_*_ vs

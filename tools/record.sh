@@ -29,7 +29,8 @@ for target in "$@"; do
 	lab1) record lab1-run make --no-print-directory run ;;
 	lab2) record lab2-variance make --no-print-directory variance
 	      record lab2-variance-strace make --no-print-directory variance-strace ;;
-	lab3) record lab3-bug1541 make --no-print-directory bug1541 ;;
+	lab3) record lab3-bug1541 make --no-print-directory lab3
+	      record lab3-tunables make --no-print-directory lab3-tunables ;;
 	lab4) record lab4-sizes make --no-print-directory sizes
 	      record lab4-gotcha make --no-print-directory gotcha ;;
 	lab5) record lab5-yes make --no-print-directory yes-table ;;
