@@ -72,6 +72,9 @@ help:
 count = $(if $(shell v='$(subst ','\'',$($(1)))'; [[ $$v =~ ^[1-9][0-9]{0,9}$$ ]] && \
 	[ $$v -le $(2) ] && echo ok),$($(1)),$(error $(1) wants a whole number from 1 to $(2), not '$($(1))'))
 
+# A size knob (BYTES): a whole number with an optional K, M or G.
+size = $(if $(shell v='$(subst ','\'',$($(1)))'; [[ $$v =~ ^[1-9][0-9]{0,9}[KMG]?$$ ]] && echo ok),$($(1)),$(error $(1) wants a size like 128M (a whole number, then K, M or G), not '$($(1))'))
+
 # strace is needed only by the -strace targets: without it (or without
 # permission to trace) they say so and succeed, since nothing failed.
 STRACE_OK = if ! command -v strace >/dev/null 2>&1; then \
@@ -194,13 +197,13 @@ gotcha: tests/bin/gotcha
 BYTES ?= 128M
 .PHONY: lab5 lab5-tunables lab5-strace yes-table
 lab5 yes-table: yes
-	@BYTES='$(BYTES)' tools/yes-table.sh table
+	@BYTES=$(call size,BYTES) tools/yes-table.sh table
 
 lab5-tunables: yes
-	@BYTES='$(BYTES)' tools/yes-table.sh tunables
+	@BYTES=$(call size,BYTES) tools/yes-table.sh tunables
 
 lab5-strace: yes
-	@BYTES='$(BYTES)' tools/yes-table.sh strace
+	@BYTES=$(call size,BYTES) tools/yes-table.sh strace
 
 # ------------------------------------------------------------------ tests
 test: $(LABS) $(TEST_BINS)
