@@ -532,9 +532,13 @@ static double set_up_clock(const struct config *cfg)
 	       bench_cpu_flag("hypervisor"));
 	if (strcmp(bench_cpu_flag("constant_tsc"), "yes") ||
 	    strcmp(bench_cpu_flag("nonstop_tsc"), "yes"))
-		printf("  warning:         the TSC is not invariant here: its rate can change with the CPU's frequency or stop in sleep states, so ns are approximate\n");
+		printf("  warning:         the TSC is not invariant here: its rate can change with\n"
+		       "                   the CPU's frequency or stop in sleep states, so ns are\n"
+		       "                   approximate\n");
 	if (!strcmp(bench_cpu_flag("hypervisor"), "yes"))
-		printf("  warning:         a hypervisor is present: the host can deschedule this vCPU at any time, which shows up as tail (p99.9, max) that is not malloc's\n");
+		printf("  warning:         a hypervisor is present: the host can deschedule this\n"
+		       "                   vCPU at any time, which shows up as tail (p99.9, max)\n"
+		       "                   that is not malloc's\n");
 	return tpn;
 }
 
@@ -667,8 +671,9 @@ static void print_mlock(const struct config *cfg, int err)
 		snprintf(lim, sizeof lim, "not limited");
 	else
 		snprintf(lim, sizeof lim, "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
-	printf("%s  mlock:           FAILED: mlockall: %s (RLIMIT_MEMLOCK: %s; `ulimit -l` shows it, root can lift it); measured unlocked\n",
-	       cfg->csv ? "# " : "", strerror(err), lim);
+	printf("%s  mlock:           FAILED: mlockall: %s; measured unlocked\n"
+	       "%s                   (RLIMIT_MEMLOCK: %s; `ulimit -l` shows it, root can lift it)\n",
+	       cfg->csv ? "# " : "", strerror(err), cfg->csv ? "# " : "", lim);
 	fprintf(stderr, "%s: --mlock: mlockall failed: %s; the numbers are for unlocked memory\n",
 		bench_prog, strerror(err));
 }
