@@ -266,6 +266,26 @@ if strace_ok; then
 	cmp_num "lab5-strace: 4 KiB buffers make 12 more write() calls than 16 KiB" "$d" -eq 12
 fi
 
+# ------------------------------------------- no strace: skipped, not failed
+# A strace that cannot trace (as where ptrace is denied): every -strace
+# target says why it skipped and exits 0; nothing else was wrong.
+mkdir -p "$TMP/l6bin"
+printf '#!/bin/sh\necho "strace: ptrace(PTRACE_TRACEME, ...): Operation not permitted" >&2\nexit 1\n' \
+	>"$TMP/l6bin/strace"
+chmod +x "$TMP/l6bin/strace"
+for t in "lab1-strace FRAMES=1" "lab2-strace VARIANCE_ITERS=100" "lab4-strace SCALE=100" \
+	 "lab5-strace BYTES=64K"; do
+	# shellcheck disable=SC2086
+	PATH=$TMP/l6bin:$PATH T6 $t >"$W6.out" 2>"$W6.err"
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -q "skipped: strace cannot trace here" "$W6.out"; then
+		pass "make $t without a working strace: says skipped, exit 0"
+	else
+		fail "make $t without a working strace: says skipped, exit 0" \
+			"exit $rc: $(tail -c 200 "$W6.out") $(head -c 200 "$W6.err")"
+	fi
+done
+
 # ---------------------------------------------------- no verdicts anywhere
 if cat "$W6".l* "$W6.demo" | grep -qi 'goal'; then
 	fail "no target prints a 'goal'" "$(cat "$W6".l* "$W6.demo" | grep -i goal | head -n 2)"
