@@ -17,7 +17,7 @@ die() { echo "$prog: $*" >&2; exit 1; }
 TMPD=$(mktemp -d) || die "cannot make a temporary directory"
 trap 'rm -rf "$TMPD"' EXIT
 
-STRACE=(strace -f -c -e trace=brk,mmap,munmap)
+STRACE=(strace -f -c -e "trace=brk,mmap,munmap")
 WHY=
 if ! command -v strace >/dev/null 2>&1; then
 	WHY="strace is not installed (apt-get install strace)"

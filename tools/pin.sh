@@ -108,6 +108,6 @@ if command -v taskset >/dev/null 2>&1; then
 	[ -n "$quiet" ] || report_noise "$cpu"
 	exec taskset -c "$cpu" "$@"
 fi
-quiet= say "taskset not found (it is in util-linux): running unpinned, so the scheduler may move the program between CPUs"
+quiet='' say "taskset not found (it is in util-linux): running unpinned, so the scheduler may move the program between CPUs"
 [ -n "$quiet" ] || report_noise "$cpu"
 exec "$@"

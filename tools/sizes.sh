@@ -86,7 +86,7 @@ table() {
 
 # show WORDS...: the command as typed; a long one broken after its VAR=value words.
 show() {
-	local envs= cmd
+	local envs='' cmd
 	while [ $# -gt 1 ] && [[ $1 == *=* ]]; do envs="$envs$1 "; shift; done
 	cmd="$*"
 	if [ $(( ${#envs} + ${#cmd} + 2 )) -gt 96 ] && [ -n "$envs" ]; then

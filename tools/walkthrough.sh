@@ -46,7 +46,7 @@ env_lines() { awk '!/^# (glibc |THP |GLIBC_TUNABLES=)/'; }
 # show WORDS...: the command as a student would type it; a long one is
 # broken after its VAR=value words with a backslash, still valid shell.
 show() {
-	local envs= cmd
+	local envs='' cmd
 	while [ $# -gt 1 ] && [[ $1 == *=* ]]; do envs="$envs$1 "; shift; done
 	cmd="$*"
 	if [ $(( ${#envs} + ${#cmd} + 2 )) -gt 96 ] && [ -n "$envs" ]; then
