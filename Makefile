@@ -107,8 +107,9 @@ lab1-strace: step2
 $(addprefix step,$(STEPS)): frames
 	$(WALK) $(@:step%=%)
 
-# demo-strace: the skeleton's policy and the tuned one side by side, for a
-# projector: brk/mmap/munmap and page faults, DEMO_FRAMES frames each.
+# demo-strace: Lab 1's completed program with glibc's default policy and
+# tuned, side by side for a projector: brk/mmap/munmap and page faults,
+# DEMO_FRAMES frames each.
 DEMO_FRAMES ?= 20
 .PHONY: demo-strace
 demo-strace: frames
@@ -151,7 +152,8 @@ variance-threads: malloc_variance
 # A tenth of VARIANCE_ITERS (20,000): locked, each forced mmap faults in all
 # 257 pages of its block (~0.4 ms), so 200,000 would take over a minute.
 variance-mlock: malloc_variance
-	tools/pin.sh -q ./malloc_variance all --mlock --iters $$(( ($(ITERS) + 9) / 10 ))
+	@n=$$(( ($(ITERS) + 9) / 10 )); echo "tools/pin.sh -q ./malloc_variance all --mlock --iters $$n"; \
+	tools/pin.sh -q ./malloc_variance all --mlock --iters $$n
 
 # ------------------------------------------------------------------ Lab 3
 # bug1541: the report's four cases at 1 and at N = CPUs threads, plus today's
