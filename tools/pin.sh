@@ -36,7 +36,12 @@ bad_usage() {
 # say MESSAGE: on stderr unless -q, wrapped to 100 columns.
 say() {
 	[ -n "$quiet" ] && return 0
-	printf '%s\n' "$prog: $*" | fold -s -w 96 | sed '2,$s/^/        /' >&2
+	printf '%s\n' "$prog: $*" | awk '{
+		n = split($0, w, " "); line = w[1]
+		for (i = 2; i <= n; i++)
+			if (length(line) + 1 + length(w[i]) > 96) { print line; line = "        " w[i] }
+			else line = line " " w[i]
+		print line }' >&2
 }
 
 # The CPUs this process may run on, one a line, from a list like "0-3,8".
