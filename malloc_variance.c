@@ -436,10 +436,16 @@ static const char *via_name(const struct row *r, const struct row_result *res)
 
 static void print_table_head(const struct config *cfg)
 {
-	if (cfg->csv)
+	if (cfg->csv == 2) {
+		printf("label,pct,ns");
+		env_csv_header(stdout);
+		putchar('\n');
+	} else if (cfg->csv) {
 		printf("label,min_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,mean_ns,"
-		       "faults_per_iter,via,iters,threads\n");
-	else
+		       "faults_per_iter,via,iters,threads");
+		env_csv_header(stdout);   /* glibc, THP, page, tunables, MALLOC_*, preload */
+		putchar('\n');
+	} else
 		printf("%-28s %6s %6s %6s %6s %6s %8s %8s %9s  %s\n", "label", "min",
 		       "p50", "p90", "p99", "p99.9", "max", "mean", "faults/it", "via");
 }
@@ -464,19 +470,36 @@ static void print_row(const struct row *r, const struct row_result *res,
 	double n = (double)cfg->iters * cfg->threads;
 	char c[7][24];
 
-	/* CSV labels are quoted: "heap, no trim" holds a comma. */
-	if (cfg->csv)
-		printf("\"%s\",%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.4f,%s,%" PRIu64 ",%u\n",
+	/* The label is always quoted (RFC 4180 allows it; "heap, no trim" holds
+	 * a comma); the environment's text fields are quoted where they must be. */
+	if (cfg->csv) {
+		printf("\"%s\",%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.4f,%s,%" PRIu64 ",%u",
 		       r->label, s->min, s->p50, s->p90, s->p99, s->p999, s->max,
 		       s->mean, res->minflt / n, via_name(r, res), cfg->iters,
 		       cfg->threads);
-	else
+		env_csv_fields(stdout);
+		putchar('\n');
+	} else
 		printf("%-28s %s %s %s %s %s %s %s %9.3f  %s\n", r->label,
 		       fit_ns(c[0], sizeof c[0], s->min, 6), fit_ns(c[1], sizeof c[1], s->p50, 6),
 		       fit_ns(c[2], sizeof c[2], s->p90, 6), fit_ns(c[3], sizeof c[3], s->p99, 6),
 		       fit_ns(c[4], sizeof c[4], s->p999, 6), fit_ns(c[5], sizeof c[5], s->max, 8),
 		       s->mean < 1e6 ? (snprintf(c[6], sizeof c[6], "%8.1f", s->mean), c[6])
 		       : fit_ns(c[6], sizeof c[6], s->mean, 8), res->minflt / n, via_name(r, res));
+}
+
+/* --quantiles: the sorted samples at every 1% and at 99.1 to 99.9%, by
+ * nearest rank, so a plot can draw the distribution without a sample
+ * file.  Each value is a measured sample (bench_pct never interpolates). */
+static void print_quantiles(const struct row *r, const uint64_t *sorted, size_t n,
+			    double ticks_per_ns)
+{
+	for (unsigned p = 0; p <= 1000; p += p < 990 ? 10 : 1)
+	{
+		printf("\"%s\",%.1f,%.0f", r->label, p / 10.0, bench_pct(sorted, n, p) / ticks_per_ns);
+		env_csv_fields(stdout);
+		putchar('\n');
+	}
 }
 
 /* With --threads, each thread's own distribution, shown under the row:
@@ -581,6 +604,7 @@ static void usage(FILE *f)
 "  --threads N   N threads run each row at once (1-%d, default 1)\n"
 "  --hist        an ASCII histogram per row on power-of-two buckets\n"
 "  --csv         a header and one line per row instead of the table\n"
+"  --quantiles   CSV of label,pct,ns: every 1%% and 99.1..99.9%% (for plots)\n"
 "  --mlock       mlockall(MCL_CURRENT|MCL_FUTURE) before measuring\n"
 "  --history     (or --no-isolate) run the rows in one process: each row\n"
 "                inherits the allocator state the previous rows left\n"
@@ -608,6 +632,7 @@ static void parse_args(int argc, char **argv, struct config *cfg, int *mode)
 		{ "threads",   required_argument, NULL, 't' },
 		{ "hist",      no_argument,       NULL, 'H' },
 		{ "csv",       no_argument,       NULL, 'c' },
+		{ "quantiles", no_argument,       NULL, 'q' },
 		{ "mlock",     no_argument,       NULL, 'm' },
 		{ "history",   no_argument,       NULL, 'y' },
 		{ "no-isolate", no_argument,      NULL, 'y' },
@@ -637,6 +662,7 @@ static void parse_args(int argc, char **argv, struct config *cfg, int *mode)
 			break;
 		case 'H': cfg->hist = 1; break;
 		case 'c': cfg->csv = 1; break;
+		case 'q': cfg->csv = 2; break;     /* CSV mode, quantile rows */
 		case 'm': cfg->mlock = 1; break;
 		case 'y': cfg->history = 1; break;
 		case 's': exit(pool_self_test());
@@ -762,7 +788,10 @@ int main(int argc, char **argv)
 		compute_stats(samples, nsamples, tpn, &st[i]);
 		if (i == 0)
 			step = timer_step(samples, nsamples);
-		print_row(&rows[i], &res[i], &st[i], &cfg);
+		if (cfg.csv == 2)
+			print_quantiles(&rows[i], samples, nsamples, tpn);
+		else
+			print_row(&rows[i], &res[i], &st[i], &cfg);
 		if (per_thread)
 			print_thread_rows(&cfg, tst);
 		fflush(stdout);
