@@ -220,7 +220,7 @@ T6 lab4-tunables SCALE=50 >"$W6.l4t" 2>"$W6.err"
 rc=$?
 cmp_num "make lab4-tunables SCALE=50 exits 0" "$rc" -eq 0
 widest "lab4-tunables" "$W6.l4t" 100
-if grep -q '^# set: MALLOC_MMAP_THRESHOLD_' "$W6.l4t" && grep -q '^# set: tunable glibc.malloc.mmap_threshold' "$W6.l4t"; then
+if grep -q '^# set: MALLOC_MMAP_THRESHOLD_' "$W6.l4t" && grep -q '^# set: glibc.malloc.mmap_threshold' "$W6.l4t"; then
 	pass "lab4-tunables: both spellings' '# set:' lines shown"
 else
 	fail "lab4-tunables: both spellings' '# set:' lines shown" "missing"
@@ -250,7 +250,7 @@ T6 lab5-tunables BYTES=64K >"$W6.l5t" 2>"$W6.err"
 rc=$?
 cmp_num "make lab5-tunables BYTES=64K exits 0" "$rc" -eq 0
 widest "lab5-tunables" "$W6.l5t" 100
-n=$(grep -c '^# set: tunable glibc.malloc.mmap_threshold=4096' "$W6.l5t")
+n=$(grep -c '^# set: glibc.malloc.mmap_threshold=4096' "$W6.l5t")
 cmp_num "lab5-tunables: both tuned runs name mmap_threshold=4096" "$n" -eq 2
 # With top_pad=0 the heap top is never big enough: every buffer of 4 KiB
 # or more (at or above the threshold) is its own mapping, page + 16.

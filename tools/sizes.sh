@@ -107,7 +107,7 @@ tunables() {
 		show $setting ./frames --alloc memset --size 34M --frames "$n"
 		# shellcheck disable=SC2086
 		env $setting ./frames --alloc memset --size 34M --frames "$n" |
-			awk '!/^# (glibc |THP |GLIBC_TUNABLES=)/' ||
+			awk '!/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/' ||
 			die "the run failed: $setting ./frames --alloc memset --size 34M --frames $n"
 	done
 	echo

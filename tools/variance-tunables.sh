@@ -48,7 +48,7 @@ for i in 0 1 2; do
 		env ${SETTINGS[$i]} $cmd >"$out" || die "the run failed: ${SETTINGS[$i]} $cmd"
 		if [ "$n" = 1 ]; then
 			# The environment and the clock once, from the first run.
-			awk '/^label/ { exit } /^# (glibc |THP |GLIBC_TUNABLES=)/ || /^  / { print }' "$out"
+			awk '/^label/ { exit } /^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/ || /^  / { print }' "$out"
 		fi
 		grep '^# \(set\|warning\):' "$out"
 		awk '/^label/ { print } /^[^ ]/ { row = /^malloc 32 B/ } row && /^(malloc 32 B|  thread )/' "$out"

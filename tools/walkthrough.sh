@@ -41,7 +41,7 @@ note() { printf '%s\n' "$@" | sed 's/^/  > /'; }
 num() { printf "%'d" "$1" 2>/dev/null || printf '%d' "$1"; }
 
 # The environment every run shares, once; what a run adds is its own.
-env_lines() { awk '!/^# (glibc |THP |GLIBC_TUNABLES=)/'; }
+env_lines() { awk '!/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/'; }
 
 # show WORDS...: the command as a student would type it; a long one is
 # broken after its VAR=value words with a backslash, still valid shell.

@@ -58,7 +58,7 @@ say() {
 # the top, so a run shows only what it adds (its # set: and # warning: lines).
 run() {
 	say "$@"
-	env "$@" | awk '!/^# (glibc |THP |GLIBC_TUNABLES=)/' || die "the run failed: $*"
+	env "$@" | awk '!/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/' || die "the run failed: $*"
 }
 strace_works() {
 	if ! command -v strace >/dev/null 2>&1; then
@@ -100,19 +100,19 @@ table() {
 	if command -v taskset >/dev/null 2>&1; then
 		say "taskset -c 0 /usr/bin/yes | taskset -c 0 ./yes --read $gnu_bytes"
 		taskset -c 0 /usr/bin/yes | taskset -c 0 ./yes --read "$gnu_bytes" |
-			awk '!/^# (glibc |THP |GLIBC_TUNABLES=)/'
+			awk '!/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/'
 		# yes is killed by SIGPIPE when the reader has its bytes: only the
 		# reader's status counts.
 		[ "${PIPESTATUS[1]}" -eq 0 ] || die "the reader failed"
 		if [ "$NCPU" -ge 2 ]; then
 			say "taskset -c 0 /usr/bin/yes | taskset -c 1 ./yes --read $gnu_bytes"
 			taskset -c 0 /usr/bin/yes | taskset -c 1 ./yes --read "$gnu_bytes" |
-				awk '!/^# (glibc |THP |GLIBC_TUNABLES=)/'
+				awk '!/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/'
 			[ "${PIPESTATUS[1]}" -eq 0 ] || die "the reader failed"
 		fi
 	else
 		say "/usr/bin/yes | ./yes --read $gnu_bytes    (taskset missing: not pinned)"
-		/usr/bin/yes | ./yes --read "$gnu_bytes" | awk '!/^# (glibc |THP |GLIBC_TUNABLES=)/'
+		/usr/bin/yes | ./yes --read "$gnu_bytes" | awk '!/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/'
 		[ "${PIPESTATUS[1]}" -eq 0 ] || die "the reader failed"
 	fi
 	gnu_yes_writes
@@ -185,7 +185,7 @@ strace_rows() {
 }
 
 # The environment check once, at the top (./yes prints it with every table).
-./yes --size 16 --align page --reps 1 --bytes 16 | awk '/^# (glibc |THP |GLIBC_TUNABLES=)/' ||
+./yes --size 16 --align page --reps 1 --bytes 16 | awk '/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/' ||
 	die "./yes does not run"
 case $MODE in
 table) table ;;
