@@ -467,7 +467,7 @@ static void run_rows(const struct options *o)
 	} else {
 		env_print_header(stdout);
 		printf("# %" PRIu64 " bytes a run, median of %u; pipe capacity %ld B; the reader"
-		       " reads up to %u B a call; %s\n", o->bytes, o->reps, pipe_capacity(),
+		       " reads up to %u B a call\n# %s\n", o->bytes, o->reps, pipe_capacity(),
 		       READ_BUF, describe_cpus(o, cpus, sizeof cpus));
 		if (!single && full)
 			print_table_head();
