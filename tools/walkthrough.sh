@@ -206,8 +206,8 @@ step8() {
 		printf "\n  default calloc:             %.3f s  %10d faults\n", d, fd
 		printf "  tuned calloc (--tune):      %.3f s  %10d faults\n", t, ft
 		printf "  floor (--alloc once):       %.3f s\n", o
-		printf "  speed-up, tuned vs default: %.2fx\n", t > 0 ? d / t : 0
-		printf "  tuned vs floor:             %+.1f%%\n", o > 0 ? (t / o - 1) * 100 : 0
+		printf "  speed-up, tuned vs default: %.2fx\n", (t > 0 ? d / t : 0)
+		printf "  tuned vs floor:             %+.1f%%\n", (o > 0 ? (t / o - 1) * 100 : 0)
 		if (fd > ft && d > t)
 			printf "  time per extra fault:       %.2f us ((default - tuned) / (faults" \
 			       " saved))\n", (d - t) / (fd - ft) * 1e6
