@@ -251,7 +251,15 @@ static struct prediction predict_faults(const struct options *o, const struct po
 {
 	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	const uint64_t chunk = (o->size + 8 + 15) & ~(uint64_t)15;  /* request2size */
-	const uint64_t mapped = (chunk + 8 + page - 1) & ~(page - 1);
+	/* sysmalloc's mmap path.  Up to 2.42 the mapping is the chunk plus its
+	 * size field, rounded up to pages, and the chunk's size is the whole
+	 * mapping; 2.43 maps chunk + 16 and records mapping - 16.  free()
+	 * raises the threshold to that size when it is under 32 MiB (compared
+	 * with the IS_MMAPPED bit set, so exactly 32 MiB does not count). */
+	const int layout_243 = env_glibc_at_least(43);
+	const uint64_t mapped = (chunk + (layout_243 ? 16 : 8) + page - 1) & ~(page - 1);
+	const uint64_t mchunk = layout_243 ? mapped - 16 : mapped;
+	const uint64_t cap = sizeof(size_t) == 8 ? 32u << 20 : 512u << 10;
 	uint64_t thr = pol->mmap_threshold, trim = pol->trim_threshold;
 	uint64_t top = pol->top_pad, present = 0;   /* the first top is untouched */
 	struct prediction pr = { 0, 0, 0, 0, 1 };
@@ -267,8 +275,8 @@ static struct prediction predict_faults(const struct options *o, const struct po
 			/* malloc writes the chunk header: the first page is a write */
 			pr.faults += 1 + (uint64_t)pr.per_page * (n - 1);
 			pr.fresh_frames++, pr.mmap_frames++;
-			if (pol->dynamic && mapped > thr && (mapped | 2) <= (32u << 20))
-				thr = mapped, trim = 2 * mapped;
+			if (pol->dynamic && mchunk > thr && (mchunk | 2) <= cap)
+				thr = mchunk, trim = 2 * mchunk;
 			continue;
 		}
 		if (top < chunk)

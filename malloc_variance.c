@@ -454,29 +454,70 @@ static const char *via_name(const struct row *r, const struct row_result *res)
 
 static void print_table_head(const struct config *cfg)
 {
-	if (cfg->csv)
+	if (cfg->csv == 2) {
+		printf("label,pct,ns");
+		env_csv_header(stdout);
+		putchar('\n');
+	} else if (cfg->csv) {
 		printf("label,min_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,mean_ns,"
-		       "faults_per_iter,via,iters,threads\n");
-	else
+		       "faults_per_iter,via,iters,threads");
+		env_csv_header(stdout);   /* glibc, THP, page, tunables, MALLOC_*, preload */
+		putchar('\n');
+	} else
 		printf("%-28s %6s %6s %6s %6s %6s %8s %8s %9s  %s\n", "label", "min",
 		       "p50", "p90", "p99", "p99.9", "max", "mean", "faults/it", "via");
+}
+
+/* A latency in a column of `width`: ns while it fits, else us or ms with
+ * the unit written out (a descheduled vCPU can add 20 ms to a 20 ns call,
+ * and the table must still fit 100 columns).  The CSV keeps plain ns. */
+static const char *fit_ns(char *buf, size_t len, double ns, int width)
+{
+	int n = snprintf(buf, len, "%*.0f", width, ns);
+
+	if (n > width)
+		n = snprintf(buf, len, "%*.0fus", width - 2, ns / 1e3);
+	if (n > width)
+		snprintf(buf, len, "%*.0fms", width - 2, ns / 1e6);
+	return buf;
 }
 
 static void print_row(const struct row *r, const struct row_result *res,
 		      const struct stats *s, const struct config *cfg)
 {
 	double n = (double)cfg->iters * cfg->threads;
+	char c[7][24];
 
-	/* CSV labels are quoted: "heap, no trim" holds a comma. */
-	if (cfg->csv)
-		printf("\"%s\",%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.4f,%s,%" PRIu64 ",%u\n",
+	/* The label is always quoted (RFC 4180 allows it; "heap, no trim" holds
+	 * a comma); the environment's text fields are quoted where they must be. */
+	if (cfg->csv) {
+		printf("\"%s\",%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.4f,%s,%" PRIu64 ",%u",
 		       r->label, s->min, s->p50, s->p90, s->p99, s->p999, s->max,
 		       s->mean, res->minflt / n, via_name(r, res), cfg->iters,
 		       cfg->threads);
-	else
-		printf("%-28s %6.0f %6.0f %6.0f %6.0f %6.0f %8.0f %8.1f %9.3f  %s\n",
-		       r->label, s->min, s->p50, s->p90, s->p99, s->p999, s->max,
-		       s->mean, res->minflt / n, via_name(r, res));
+		env_csv_fields(stdout);
+		putchar('\n');
+	} else
+		printf("%-28s %s %s %s %s %s %s %s %9.3f  %s\n", r->label,
+		       fit_ns(c[0], sizeof c[0], s->min, 6), fit_ns(c[1], sizeof c[1], s->p50, 6),
+		       fit_ns(c[2], sizeof c[2], s->p90, 6), fit_ns(c[3], sizeof c[3], s->p99, 6),
+		       fit_ns(c[4], sizeof c[4], s->p999, 6), fit_ns(c[5], sizeof c[5], s->max, 8),
+		       s->mean < 1e6 ? (snprintf(c[6], sizeof c[6], "%8.1f", s->mean), c[6])
+		       : fit_ns(c[6], sizeof c[6], s->mean, 8), res->minflt / n, via_name(r, res));
+}
+
+/* --quantiles: the sorted samples at every 1% and at 99.1 to 99.9%, by
+ * nearest rank, so a plot can draw the distribution without a sample
+ * file.  Each value is a measured sample (bench_pct never interpolates). */
+static void print_quantiles(const struct row *r, const uint64_t *sorted, size_t n,
+			    double ticks_per_ns)
+{
+	for (unsigned p = 0; p <= 1000; p += p < 990 ? 10 : 1)
+	{
+		printf("\"%s\",%.1f,%.0f", r->label, p / 10.0, bench_pct(sorted, n, p) / ticks_per_ns);
+		env_csv_fields(stdout);
+		putchar('\n');
+	}
 }
 
 /* With --threads, each thread's own distribution, shown under the row:
@@ -495,12 +536,15 @@ static void per_thread_stats(const struct config *cfg, double ticks_per_ns,
 static void print_thread_rows(const struct config *cfg, const struct stats *s)
 {
 	for (unsigned t = 0; t < cfg->threads; t++) {
-		char label[40];
+		char label[40], c[7][24];
 
 		snprintf(label, sizeof label, "  thread %u%s", t, t ? "" : " (main arena)");
-		printf("%-28s %6.0f %6.0f %6.0f %6.0f %6.0f %8.0f %8.1f\n", label,
-		       s[t].min, s[t].p50, s[t].p90, s[t].p99, s[t].p999, s[t].max,
-		       s[t].mean);
+		printf("%-28s %s %s %s %s %s %s %s\n", label,
+		       fit_ns(c[0], sizeof c[0], s[t].min, 6), fit_ns(c[1], sizeof c[1], s[t].p50, 6),
+		       fit_ns(c[2], sizeof c[2], s[t].p90, 6), fit_ns(c[3], sizeof c[3], s[t].p99, 6),
+		       fit_ns(c[4], sizeof c[4], s[t].p999, 6), fit_ns(c[5], sizeof c[5], s[t].max, 8),
+		       s[t].mean < 1e6 ? (snprintf(c[6], sizeof c[6], "%8.1f", s[t].mean), c[6])
+		       : fit_ns(c[6], sizeof c[6], s[t].mean, 8));
 	}
 }
 
@@ -550,9 +594,13 @@ static double set_up_clock(const struct config *cfg)
 	       bench_cpu_flag("hypervisor"));
 	if (strcmp(bench_cpu_flag("constant_tsc"), "yes") ||
 	    strcmp(bench_cpu_flag("nonstop_tsc"), "yes"))
-		printf("  warning:         the TSC is not invariant here: its rate can change with the CPU's frequency or stop in sleep states, so ns are approximate\n");
+		printf("  warning:         the TSC is not invariant here: its rate can change with\n"
+		       "                   the CPU's frequency or stop in sleep states, so ns are\n"
+		       "                   approximate\n");
 	if (!strcmp(bench_cpu_flag("hypervisor"), "yes"))
-		printf("  warning:         a hypervisor is present: the host can deschedule this vCPU at any time, which shows up as tail (p99.9, max) that is not malloc's\n");
+		printf("  warning:         a hypervisor is present: the host can deschedule this\n"
+		       "                   vCPU at any time, which shows up as tail (p99.9, max)\n"
+		       "                   that is not malloc's\n");
 	return tpn;
 }
 
@@ -574,6 +622,7 @@ static void usage(FILE *f)
 "  --threads N   N threads run each row at once (1-%d, default 1)\n"
 "  --hist        an ASCII histogram per row on power-of-two buckets\n"
 "  --csv         a header and one line per row instead of the table\n"
+"  --quantiles   CSV of label,pct,ns: every 1%% and 99.1..99.9%% (for plots)\n"
 "  --mlock       mlockall(MCL_CURRENT|MCL_FUTURE) before measuring\n"
 "  --history     (or --no-isolate) run the rows in one process: each row\n"
 "                inherits the allocator state the previous rows left\n"
@@ -601,6 +650,7 @@ static void parse_args(int argc, char **argv, struct config *cfg, int *mode)
 		{ "threads",   required_argument, NULL, 't' },
 		{ "hist",      no_argument,       NULL, 'H' },
 		{ "csv",       no_argument,       NULL, 'c' },
+		{ "quantiles", no_argument,       NULL, 'q' },
 		{ "mlock",     no_argument,       NULL, 'm' },
 		{ "history",   no_argument,       NULL, 'y' },
 		{ "no-isolate", no_argument,      NULL, 'y' },
@@ -630,6 +680,7 @@ static void parse_args(int argc, char **argv, struct config *cfg, int *mode)
 			break;
 		case 'H': cfg->hist = 1; break;
 		case 'c': cfg->csv = 1; break;
+		case 'q': cfg->csv = 2; break;     /* CSV mode, quantile rows */
 		case 'm': cfg->mlock = 1; break;
 		case 'y': cfg->history = 1; break;
 		case 's': exit(pool_self_test());
@@ -681,8 +732,9 @@ static void print_mlock(const struct config *cfg, int err)
 		snprintf(lim, sizeof lim, "not limited");
 	else
 		snprintf(lim, sizeof lim, "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
-	printf("%s  mlock:           FAILED: mlockall: %s (RLIMIT_MEMLOCK: %s; `ulimit -l` shows it, root can lift it); measured unlocked\n",
-	       cfg->csv ? "# " : "", strerror(err), lim);
+	printf("%s  mlock:           FAILED: mlockall: %s; measured unlocked\n"
+	       "%s                   (RLIMIT_MEMLOCK: %s; `ulimit -l` shows it, root can lift it)\n",
+	       cfg->csv ? "# " : "", strerror(err), cfg->csv ? "# " : "", lim);
 	fprintf(stderr, "%s: --mlock: mlockall failed: %s; the numbers are for unlocked memory\n",
 		bench_prog, strerror(err));
 }
@@ -726,7 +778,7 @@ int main(int argc, char **argv)
 		       cfg.threads > 1 ? " per thread" : "", cfg.threads,
 		       cfg.threads > 1 ? "s at once" : "");
 		printf("  isolation:       %s\n", isolate ?
-		       "each row runs in a fresh child process (forked before it allocates or calls mallopt)" :
+		       "each row in a fresh child process (forked before it allocates or calls mallopt)" :
 		       last > first ? "none (--history): rows share one process and its allocator state" :
 		       "one row in a fresh process");
 		printf("  percentiles:     nearest rank (each one is a measured sample); ns per malloc + touch + free\n\n");
@@ -750,7 +802,10 @@ int main(int argc, char **argv)
 		compute_stats(samples, nsamples, tpn, &st[i]);
 		if (i == 0)
 			step = timer_step(samples, nsamples);
-		print_row(&rows[i], &res[i], &st[i], &cfg);
+		if (cfg.csv == 2)
+			print_quantiles(&rows[i], samples, nsamples, tpn);
+		else
+			print_row(&rows[i], &res[i], &st[i], &cfg);
 		if (per_thread)
 			print_thread_rows(&cfg, tst);
 		fflush(stdout);

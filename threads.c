@@ -13,27 +13,40 @@
  * Build: make threads
  * Run:   ./threads --mode pre25 1280000 2000 2     the old policy
  *        ./threads --mode tuned 1280000 2000 2     the same work, tuned
- *        make bug1541                the report's four cases, 1 and N threads
- *        make bug1541-strace         the system calls behind them
+ *        ./threads --weak --live 245M --mode tuned 1280000 2000 1    one thread
+ *                                    of the 2-thread --weak run: weak scaling
+ *        make lab3 (or bug1541)      the report's cases at 1 and N threads,
+ *                                    repeated, with the speed-up's range
+ *        make lab3-tunables          the same policies set from outside
+ *        make lab3-strace            the system calls behind them
  * Look at: minor faults against "mmapped pages" (the prediction: one fault
  *        per page written in a block that came straight from mmap), sys
  *        time, and time per request at 1 thread and at N threads.
  */
 #include "tools/env.h"
 
+#include <ctype.h>
+#include <dlfcn.h>
 #include <getopt.h>
 #include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <stddef.h>
 
-#define PAGE 4096u
-#define CHUNK_HDR 16u           /* an mmapped chunk's user pointer is mapping + 16 */
 #define OLD_THRESHOLD (128u * 1024)    /* glibc's fixed threshold before 2.5 */
 #define TUNED_THRESHOLD (16u << 20)    /* what the reporter built glibc with */
 #define DEFAULT_LIVE 490000000ull      /* the report's live set, ~490 MB */
+/* Live blocks a run may keep, over all threads.  `threads 16 1 1` would
+ * otherwise build 81.7 M blocks of 6 bytes on average (3.2 GB resident),
+ * and `threads 1 1 1` 490 M of them: a pointer, a size and a 32-byte chunk
+ * each.  4 Mi blocks cost at most ~200 MB of bookkeeping. */
+#define MAX_BLOCKS (1ull << 22)
 
 enum mode { MODE_PRE25, MODE_DEFAULT, MODE_TUNED };
 static const char *const mode_names[] = { "pre25", "default", "tuned" };
+#define N_MODES (sizeof mode_names / sizeof mode_names[0])
+
+static long page_bytes;         /* sysconf(_SC_PAGESIZE), set first in main() */
 
 struct options {
 	uint64_t size;          /* largest request */
@@ -41,37 +54,14 @@ struct options {
 	unsigned threads;
 	enum mode mode;
 	uint64_t threshold;     /* 0: the mode's own choice */
-	uint64_t live;          /* bytes live across all threads (expected) */
+	uint64_t live;          /* bytes live: in total, or per thread with --weak */
 	uint64_t seed;
+	int weak;               /* --weak: per-thread live set, one shared sequence */
 	int fixed;              /* every request is exactly SIZE */
+	int stats;              /* --stats: glibc's own view at the end */
 	int csv;
 };
 
-/* The allocator settings a run used, for the report. */
-struct policy {
-	uint64_t mmap_threshold;  /* 0: dynamic, starting at 128 KiB */
-	uint64_t trim_threshold;  /* 0: left alone */
-};
-
-/* What one thread did in one phase. */
-struct tally {
-	uint64_t requests;
-	uint64_t bytes;           /* sum of request sizes */
-	uint64_t mmapped;         /* requests served straight by mmap() */
-	uint64_t mmapped_pages;   /* pages written in those blocks */
-};
-
-struct worker {
-	pthread_t tid;
-	const struct options *o;
-	unsigned index;
-	uint64_t slots;           /* live blocks this thread keeps */
-	struct tally fill, churn;
-};
-
-/* Workers and main() meet twice around each measured phase, so that the
- * process-wide getrusage() snapshots bracket exactly one phase. */
-static pthread_barrier_t phase_gate;
 
 static void usage(FILE *out)
 {
@@ -89,13 +79,20 @@ static void usage(FILE *out)
 		"  -t, --threshold BYTES  pin M_MMAP_THRESHOLD at BYTES instead (the\n"
 		"                         report's build flag); trim stays as the mode has it\n"
 		"  -l, --live BYTES       bytes live across all threads (default 490000000)\n"
+		"  -w, --weak             weak scaling: --live is per thread, and every\n"
+		"                         thread makes the same requests (one seed), so N\n"
+		"                         threads do exactly N times the work of one\n"
 		"  -s, --seed N           random seed (default 1541)\n"
 		"  -f, --fixed            every request is exactly SIZE bytes\n"
+		"      --stats            glibc's malloc_stats() and a malloc_info() summary,\n"
+		"                         taken when the timed part ends\n"
 		"      --csv              print a CSV header and one row instead\n"
+		"      --env              print the environment header and exit\n"
 		"  -h, --help             this text\n"
+		"At most %llu live blocks in all (SIZE/3 bytes each on average).\n"
 		"SIZE and BYTES take K, M or G (KiB, MiB, GiB).  Example:\n"
 		"  %s --mode pre25 1280000 2000 2\n",
-		bench_prog, bench_prog);
+		bench_prog, MAX_BLOCKS, bench_prog);
 }
 
 /* ---------------------------------------------------------------- sizes */
@@ -127,25 +124,95 @@ static double mean_request(const struct options *o)
 	return o->fixed ? (double)o->size : 1.0 + (double)(o->size - 1) / 3.0;
 }
 
-/* --------------------------------------------------------------- blocks */
+/* ------------------------------------------------ glibc's chunk geometry */
 
-/* glibc keeps each chunk's size just below the pointer it returns; bit 1
- * (IS_MMAPPED) says the chunk is its own mmap().  Reading it tells us what
- * the allocator really did with this request instead of guessing. */
-static int came_from_mmap(const void *p)
+/*
+ * Did a block come straight from mmap()?  Asked without reading outside
+ * the block: malloc_usable_size() and the pointer's offset in its page
+ * answer it, because glibc (malloc/malloc.c, 2.26 to 2.41 at least) gives
+ * the two kinds of chunk usable sizes that can never be equal:
+ *   request2size(r) = max(MINSIZE, align_up(r + SIZE_SZ, MALLOC_ALIGNMENT))
+ *   mmapped (sysmalloc_mmap): the mapping is align_up(nb + SIZE_SZ, page)
+ *     bytes (plus MALLOC_ALIGN_MASK where the alignment exceeds the
+ *     header, as on i386), the user pointer is MALLOC_ALIGNMENT bytes into
+ *     it, and musable() gives chunksize - CHUNK_HDR_SZ = mapping - ALIGN;
+ *   heap: musable() gives chunksize - SIZE_SZ (the next chunk's prev_size
+ *     field is usable), with nb <= chunksize < nb + MINSIZE: a free chunk
+ *     is split unless the rest would be smaller than MINSIZE.
+ * Chunk sizes are multiples of MALLOC_ALIGNMENT, so a heap chunk's usable
+ * size is SIZE_SZ short of one and an mmapped chunk's is a multiple of it.
+ * (Memory tagging on arm64, glibc.mem.tagging, changes musable(): then the
+ * sizes no longer fit and the count says n/a.)
+ */
+#define SIZE_SZ sizeof(size_t)
+#define MALLOC_ALIGN (2 * SIZE_SZ > _Alignof(max_align_t) ? 2 * SIZE_SZ : _Alignof(max_align_t))
+#define MINSIZE ((4 * SIZE_SZ + MALLOC_ALIGN - 1) & ~(MALLOC_ALIGN - 1))
+
+static uint64_t align_up(uint64_t v, uint64_t a)
 {
-	/* Through an integer: GCC would flag p[-1] as outside the block. */
-	const size_t *size_field = (const size_t *)((uintptr_t)p - sizeof(size_t));
+	return (v + a - 1) / a * a;
+}
 
-	return (*size_field & 2) != 0;
+static uint64_t request2size(uint64_t r)
+{
+	uint64_t nb = align_up(r + SIZE_SZ, MALLOC_ALIGN);
+
+	return nb < MINSIZE ? MINSIZE : nb;
+}
+
+static uint64_t mmapped_usable(uint64_t r)
+{
+	uint64_t extra = MALLOC_ALIGN == 2 * SIZE_SZ ? 0 : MALLOC_ALIGN - 1;
+
+	return align_up(request2size(r) + SIZE_SZ + extra, (uint64_t)page_bytes) - MALLOC_ALIGN;
+}
+
+enum origin { FROM_HEAP, FROM_MMAP, UNEXPLAINED };
+
+static enum origin block_origin(const void *p, uint64_t r)
+{
+	uint64_t u = malloc_usable_size((void *)p), nb = request2size(r);
+
+	if (u == mmapped_usable(r) && ((uintptr_t)p - MALLOC_ALIGN) % (uint64_t)page_bytes == 0)
+		return FROM_MMAP;
+	if (u + SIZE_SZ >= nb && u + SIZE_SZ < nb + MINSIZE && (u + SIZE_SZ) % MALLOC_ALIGN == 0)
+		return FROM_HEAP;
+	return UNEXPLAINED;      /* not glibc's malloc, or not this geometry */
 }
 
 /* Pages a fresh mapping faults in when all `size` bytes are written: the
- * user bytes start CHUNK_HDR bytes into the first page. */
+ * user bytes start MALLOC_ALIGN bytes into the first page.  Written, never
+ * read first, so one fault a page whether or not the kernel maps the zero
+ * page on a read. */
 static uint64_t pages_written(uint64_t size)
 {
-	return (size + CHUNK_HDR + PAGE - 1) / PAGE;
+	return (size + MALLOC_ALIGN + (uint64_t)page_bytes - 1) / (uint64_t)page_bytes;
 }
+
+/* --------------------------------------------------------------- blocks */
+
+/* What one thread did in one phase. */
+struct tally {
+	uint64_t requests;
+	uint64_t bytes;           /* sum of request sizes */
+	uint64_t mmapped;         /* requests served straight by mmap() */
+	uint64_t mmapped_pages;   /* pages written in those blocks */
+	uint64_t unexplained;     /* usable sizes glibc's geometry cannot give */
+};
+
+struct worker {
+	pthread_t tid;
+	const struct options *o;
+	unsigned index;
+	uint64_t slots;           /* live blocks this thread keeps */
+	uint64_t live_start, live_end;   /* bytes live when the timed part starts, ends */
+	struct tally fill, churn;
+};
+
+/* Workers and main() meet around each measured phase, so that the
+ * process-wide getrusage() snapshots bracket exactly one phase, and every
+ * thread (and its arena) exists before the clock starts. */
+static pthread_barrier_t phase_gate;
 
 static void *new_block(uint64_t size, struct tally *t)
 {
@@ -159,77 +226,153 @@ static void *new_block(uint64_t size, struct tally *t)
 	bench_sink(p);
 	t->requests++;
 	t->bytes += size;
-	if (came_from_mmap(p)) {
+	switch (block_origin(p, size)) {
+	case FROM_MMAP:
 		t->mmapped++;
 		t->mmapped_pages += pages_written(size);
+		break;
+	case FROM_HEAP:
+		break;
+	case UNEXPLAINED:
+		t->unexplained++;
+		break;
 	}
 	return p;
+}
+
+static void gate(void)
+{
+	int e = pthread_barrier_wait(&phase_gate);
+
+	if (e && e != PTHREAD_BARRIER_SERIAL_THREAD) {
+		errno = e;
+		die("pthread_barrier_wait");
+	}
 }
 
 static void *run_worker(void *arg)
 {
 	struct worker *w = arg;
 	const struct options *o = w->o;
-	uint64_t state = o->seed * 1000003u + w->index;
+	/* --weak: every thread replays the sequence of a 1-thread run. */
+	uint64_t state = o->seed * 1000003u + (o->weak ? 0 : w->index);
 	void **live = calloc(w->slots, sizeof *live);
+	uint64_t *len = calloc(w->slots, sizeof *len);
 
-	if (!live)
-		die("calloc(%" PRIu64 " pointers) failed", w->slots);
-	for (uint64_t i = 0; i < w->slots; i++)
-		live[i] = new_block(request_size(o, &state), &w->fill);
+	if (!live || !len)
+		die("calloc(%" PRIu64 " slots) failed", w->slots);
+	for (uint64_t i = 0; i < w->slots; i++) {
+		len[i] = request_size(o, &state);
+		live[i] = new_block(len[i], &w->fill);
+		w->live_start += len[i];
+	}
+	w->live_end = w->live_start;
 
-	pthread_barrier_wait(&phase_gate);   /* all filled: main takes a snapshot */
-	pthread_barrier_wait(&phase_gate);   /* go */
+	gate();   /* all filled: main takes a snapshot */
+	gate();   /* go */
 	for (uint64_t i = 0; i < o->count; i++) {
 		uint64_t k = next_random(&state) % w->slots;
 
 		free(live[k]);
-		live[k] = new_block(request_size(o, &state), &w->churn);
+		w->live_end -= len[k];
+		len[k] = request_size(o, &state);
+		live[k] = new_block(len[k], &w->churn);
+		w->live_end += len[k];
 	}
-	pthread_barrier_wait(&phase_gate);   /* all done: main takes a snapshot */
+	gate();   /* all done: main takes a snapshot */
+	gate();   /* main has read glibc's statistics: free everything */
 
 	for (uint64_t i = 0; i < w->slots; i++)
 		free(live[i]);
 	free(live);
+	free(len);
 	return NULL;
 }
 
 /* ------------------------------------------------------------- settings */
 
+/* The allocator settings a run used, for the report. */
+struct policy {
+	uint64_t mmap_threshold;  /* 0: not set (glibc's 128 KiB) */
+	uint64_t trim_threshold;  /* 0: not set */
+	uint64_t arena_max;       /* 0: not set (8 per CPU on 64-bit) */
+	const char *mmap_from, *trim_from, *arena_from;   /* who set each */
+	int dynamic;              /* the threshold still adapts */
+	const char *pinned_by;    /* what switched the dynamic threshold off */
+};
+
+/* The policy the environment set, as the running glibc read it
+ * (tools/env.h: GLIBC_TUNABLES and the MALLOC_* aliases, misspellings and
+ * rejected values already dropped).  Setting any of mmap_threshold,
+ * trim_threshold, top_pad or mmap_max switches the dynamic threshold off,
+ * as mallopt does. */
+static struct policy policy_from_environment(void)
+{
+	const struct env_malloc *m = env_malloc_policy();
+	struct policy p = { 0, 0, 0, NULL, NULL, NULL, m->dynamic, NULL };
+
+	for (int i = 0; i < m->n_items; i++) {
+		const struct env_item *it = &m->items[i];
+		const char *name = it->name + 13;     /* after "glibc.malloc." */
+
+		if ((it->fate != ENV_APPLIED && it->fate != ENV_MISREAD) ||
+		    strncmp(it->name, "glibc.malloc.", 13))
+			continue;
+		if (!strcmp(name, "mmap_threshold"))
+			p.mmap_threshold = it->value, p.mmap_from = it->source;
+		else if (!strcmp(name, "trim_threshold"))
+			p.trim_threshold = it->value, p.trim_from = it->source;
+		else if (!strcmp(name, "arena_max"))
+			p.arena_max = it->value, p.arena_from = it->source;
+		if (strstr("mmap_threshold trim_threshold top_pad mmap_max", name))
+			p.pinned_by = it->source;
+	}
+	return p;
+}
+
 static void set_or_die(int param, const char *name, uint64_t value)
 {
+	errno = 0;      /* mallopt() sets no errno: keep die() from blaming a stale one */
 	if (mallopt(param, (int)value) != 1)
 		die("mallopt(%s, %" PRIu64 ") was refused", name, value);
 }
 
-/* Set up the allocator before any thread exists.  Pinning the mmap
- * threshold (any value, by mallopt or tunable) also switches off the
- * dynamic adjustment that glibc 2.5 added: that is what makes pre25 old. */
+/* Set up the allocator before any thread exists, on top of what the
+ * environment set.  Pinning the mmap threshold (any value, by mallopt or
+ * tunable) also switches off the dynamic adjustment that glibc 2.5 added:
+ * that is what makes pre25 old. */
 static struct policy apply_mode(const struct options *o)
 {
-	struct policy p = { 0, 0 };
+	struct policy p = policy_from_environment();
+	uint64_t mmap = 0, trim = 0;
 
 	switch (o->mode) {
 	case MODE_PRE25:
-		p.mmap_threshold = o->threshold ? o->threshold : OLD_THRESHOLD;
+		mmap = o->threshold ? o->threshold : OLD_THRESHOLD;
 		break;
 	case MODE_DEFAULT:
-		p.mmap_threshold = o->threshold;   /* 0: stay dynamic */
+		mmap = o->threshold;   /* 0: as the environment left it */
 		break;
 	case MODE_TUNED:
-		p.mmap_threshold = o->threshold ? o->threshold : TUNED_THRESHOLD;
+		mmap = o->threshold ? o->threshold : TUNED_THRESHOLD;
 		/* Twice the threshold, as glibc's own dynamic rule sets it: freed
 		 * memory at the top of a heap then stays for the next request
 		 * instead of going back with madvise/brk and faulting again. */
-		p.trim_threshold = p.mmap_threshold * 2;
-		if (p.trim_threshold > INT_MAX)
-			p.trim_threshold = INT_MAX;
+		trim = mmap * 2 > INT_MAX ? INT_MAX : mmap * 2;
 		break;
 	}
-	if (p.mmap_threshold)
-		set_or_die(M_MMAP_THRESHOLD, "M_MMAP_THRESHOLD", p.mmap_threshold);
-	if (p.trim_threshold)
-		set_or_die(M_TRIM_THRESHOLD, "M_TRIM_THRESHOLD", p.trim_threshold);
+	if (mmap) {
+		set_or_die(M_MMAP_THRESHOLD, "M_MMAP_THRESHOLD", mmap);
+		p.mmap_threshold = mmap;
+		p.mmap_from = "mallopt";
+		p.dynamic = 0;
+		p.pinned_by = "mallopt";
+	}
+	if (trim) {
+		set_or_die(M_TRIM_THRESHOLD, "M_TRIM_THRESHOLD", trim);
+		p.trim_threshold = trim;
+		p.trim_from = "mallopt";
+	}
 	return p;
 }
 
@@ -264,13 +407,22 @@ static long tlb_shootdowns(void)
 	return sum;
 }
 
+/* glibc's own view, taken while the live set is still allocated. */
+struct glibc_view {
+	char *stats;              /* malloc_stats() text; NULL: not taken */
+	long arenas;              /* <heap> elements of malloc_info(); -1: unknown */
+	uint64_t heap_bytes;      /* system bytes of every arena's heaps */
+	uint64_t mmap_count, mmap_bytes;   /* blocks that are their own mapping */
+};
 
 struct result {
 	struct tally fill, churn;
 	uint64_t slots;                 /* per thread */
+	uint64_t live_start, live_end;  /* bytes, all threads */
 	double fill_s, churn_s;
 	struct bench_usage fill_use, churn_use;
 	long tlb_ipis;                  /* during the timed part; -1: unknown */
+	struct glibc_view view;
 };
 
 static void add_tally(struct tally *sum, const struct tally *t)
@@ -279,13 +431,80 @@ static void add_tally(struct tally *sum, const struct tally *t)
 	sum->bytes += t->bytes;
 	sum->mmapped += t->mmapped;
 	sum->mmapped_pages += t->mmapped_pages;
+	sum->unexplained += t->unexplained;
 }
 
-static uint64_t slots_per_thread(const struct options *o)
+/* Read a whole stream that was written through its descriptor. */
+static char *slurp(FILE *f)
 {
-	double n = (double)o->live / o->threads / mean_request(o);
+	long n;
+	char *s;
 
-	return n < 1 ? 1 : (uint64_t)(n + 0.5);
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		die("reading glibc's statistics back");
+	s = malloc((size_t)n + 1);
+	if (!s)
+		die("malloc(%ld) failed", n + 1);
+	s[fread(s, 1, (size_t)n, f)] = '\0';
+	return s;
+}
+
+/* malloc_stats() writes to stderr: point descriptor 2 at a temporary file
+ * meanwhile, so the text can be printed with the report on stdout.
+ * malloc_info() gives the same facts as XML; only its totals are kept. */
+static struct glibc_view take_glibc_view(void)
+{
+	struct glibc_view v = { NULL, -1, 0, 0, 0 };
+	FILE *stats = tmpfile(), *info = tmpfile();
+	char line[512];
+	int saved, depth = 0;
+	unsigned long long a, b;
+
+	if (!stats || !info)
+		die("tmpfile");
+	fflush(stderr);
+	saved = dup(2);
+	if (saved < 0 || dup2(fileno(stats), 2) < 0)
+		die("dup2");
+	malloc_stats();
+	fflush(stderr);
+	if (dup2(saved, 2) < 0)
+		die("dup2");
+	close(saved);
+	v.stats = slurp(stats);
+	fclose(stats);
+
+	if (malloc_info(0, info) != 0)
+		die("malloc_info");
+	rewind(info);
+	v.arenas = 0;
+	while (fgets(line, sizeof line, info)) {
+		if (!strncmp(line, "<heap nr=", 9)) {
+			v.arenas++;
+			depth = 1;
+		} else if (!strncmp(line, "</heap>", 7)) {
+			depth = 0;
+		} else if (depth == 1 && sscanf(line, "<system type=\"current\" size=\"%llu\"", &a) == 1) {
+			v.heap_bytes += a;
+		} else if (!depth && sscanf(line, "<total type=\"mmap\" count=\"%llu\" size=\"%llu\"",
+					    &a, &b) == 2) {
+			v.mmap_count = a;
+			v.mmap_bytes = b;
+		}
+	}
+	fclose(info);
+	return v;
+}
+
+/* "filling 12 blocks..." on a terminal only: nothing in pipes or files. */
+static void progress(const struct options *o, const char *what)
+{
+	static int tty = -1;
+
+	if (tty < 0)
+		tty = !o->csv && isatty(2);
+	if (tty)
+		fprintf(stderr, "\r\033[K%s%s", what ? "threads: " : "", what ? what : "");
 }
 
 static struct result run(const struct options *o)
@@ -299,10 +518,15 @@ static struct result run(const struct options *o)
 	if (!w)
 		die("calloc(%u workers) failed", o->threads);
 	memset(&r, 0, sizeof r);
-	r.slots = slots_per_thread(o);
-	if (pthread_barrier_init(&phase_gate, NULL, o->threads + 1))
+	r.view.arenas = -1;
+	r.slots = (uint64_t)(o->live / (o->weak ? 1 : o->threads) / mean_request(o) + 0.5);
+	if (r.slots < 1)
+		r.slots = 1;
+	errno = pthread_barrier_init(&phase_gate, NULL, o->threads + 1);
+	if (errno)
 		die("pthread_barrier_init");
 
+	progress(o, "starting the threads and building the live set");
 	u0 = bench_usage_now();
 	t0 = bench_now();
 	for (unsigned i = 0; i < o->threads; i++) {
@@ -313,20 +537,30 @@ static struct result run(const struct options *o)
 		if (errno)
 			die("pthread_create");
 	}
-	pthread_barrier_wait(&phase_gate);
+	gate();
+	progress(o, "timed part");
 	u1 = bench_usage_now();
 	tlb1 = tlb_shootdowns();
 	t1 = bench_now();
-	pthread_barrier_wait(&phase_gate);
-	pthread_barrier_wait(&phase_gate);
+	gate();         /* every thread is started, its arena made: go together */
+	gate();
 	t2 = bench_now();
 	u2 = bench_usage_now();
 	tlb2 = tlb_shootdowns();
+	if (o->stats && env_malloc_is_glibc())
+		r.view = take_glibc_view();
+	progress(o, "freeing");
+	gate();
 	for (unsigned i = 0; i < o->threads; i++) {
-		pthread_join(w[i].tid, NULL);
+		errno = pthread_join(w[i].tid, NULL);
+		if (errno)
+			die("pthread_join");
 		add_tally(&r.fill, &w[i].fill);
 		add_tally(&r.churn, &w[i].churn);
+		r.live_start += w[i].live_start;
+		r.live_end += w[i].live_end;
 	}
+	progress(o, NULL);
 	r.fill_s = t1 - t0;
 	r.churn_s = t2 - t1;
 	r.fill_use = bench_usage_delta(u0, u1);
@@ -339,12 +573,27 @@ static struct result run(const struct options *o)
 
 /* --------------------------------------------------------------- report */
 
-static const char *describe_threshold(const struct policy *p, char *buf, size_t len)
+static const char *describe_mmap(const struct policy *p, char *buf, size_t len)
 {
-	if (p->mmap_threshold)
-		snprintf(buf, len, "%" PRIu64 " (pinned: no dynamic threshold)", p->mmap_threshold);
+	if (p->mmap_from)
+		snprintf(buf, len, "%" PRIu64 " (pinned by %s: no dynamic threshold)",
+			 p->mmap_threshold, p->mmap_from);
+	else if (!p->dynamic)
+		snprintf(buf, len, "131072 (fixed: setting %s stops it adapting)",
+			 p->pinned_by);
 	else
 		snprintf(buf, len, "dynamic (starts at 131072, rises on free)");
+	return buf;
+}
+
+static const char *describe_trim(const struct policy *p, char *buf, size_t len)
+{
+	if (p->trim_from)
+		snprintf(buf, len, "%" PRIu64 " (set by %s)", p->trim_threshold, p->trim_from);
+	else if (!p->dynamic)
+		snprintf(buf, len, "131072 (default)");
+	else
+		snprintf(buf, len, "dynamic (twice the mmap threshold)");
 	return buf;
 }
 
@@ -353,131 +602,232 @@ static double per_request(double total, uint64_t requests)
 	return requests ? total / (double)requests : 0.0;
 }
 
+/* The IS_MMAPPED count means something only with glibc's allocator. */
+static int mmapped_known(const struct result *r)
+{
+	return env_malloc_is_glibc() && !r->churn.unexplained && !r->fill.unexplained;
+}
+
+static void print_glibc_view(const struct options *o, const struct result *r)
+{
+	const char *s;
+
+	if (!o->stats)
+		return;
+	if (!r->view.stats) {
+		printf("glibc's view: n/a (malloc here is not glibc's)\n");
+		return;
+	}
+	printf("glibc's view when the timed part ended (malloc_stats(), live set allocated):\n");
+	for (s = r->view.stats; *s; ) {
+		size_t n = strcspn(s, "\n");
+
+		printf("  | %.*s\n", (int)n, s);
+		s += n + (s[n] == '\n');
+	}
+	printf("  arenas:          %ld (malloc_info's <heap> entries)\n", r->view.arenas);
+	printf("  heap bytes:      %" PRIu64 " (system bytes of every arena's heaps)\n",
+	       r->view.heap_bytes);
+	printf("  mmapped blocks:  %" PRIu64 " (%" PRIu64 " bytes, each its own mapping)\n",
+	       r->view.mmap_count, r->view.mmap_bytes);
+}
+
 static void print_report(const struct options *o, const struct policy *p,
 			 const struct result *r)
 {
-	char buf[96];
+	char buf[128];
 	const struct tally *c = &r->churn;
 
 	printf("  mode:            %s\n", mode_names[o->mode]);
-	printf("  mmap threshold:  %s\n", describe_threshold(p, buf, sizeof buf));
-	if (p->trim_threshold)
-		printf("  trim threshold:  %" PRIu64 "\n", p->trim_threshold);
+	printf("  mmap threshold:  %s\n", describe_mmap(p, buf, sizeof buf));
+	printf("  trim threshold:  %s\n", describe_trim(p, buf, sizeof buf));
+	if (p->arena_from)
+		printf("  arena limit:     %" PRIu64 " (set by %s)\n", p->arena_max, p->arena_from);
 	else
-		printf("  trim threshold:  %s\n", p->mmap_threshold ? "131072 (default)"
-		       : "dynamic (twice the mmap threshold)");
+		printf("  arena limit:     8 per CPU (default)\n");
 	printf("  size:            %" PRIu64 " (largest request%s)\n", o->size,
 	       o->fixed ? ", every request" : "");
 	printf("  threads:         %u\n", o->threads);
+	printf("  scaling:         %s\n", o->weak
+	       ? "weak (--live per thread, every thread the same requests)"
+	       : "the report's (--live shared by the threads, COUNT each)");
+	printf("  seed:            %" PRIu64 "\n", o->seed);
 	printf("  live blocks:     %" PRIu64 " per thread\n", r->slots);
-	printf("  live:            %.1f MB (the blocks built before the timed part)\n",
-	       r->fill.bytes / 1e6);
+	printf("  live:            %" PRIu64 " B when the timed part starts, %" PRIu64
+	       " B when it ends\n", r->live_start, r->live_end);
 	printf("  fill time:       %.3f s\n", r->fill_s);
 	printf("  fill faults:     %ld\n", r->fill_use.minflt);
 	printf("timed: %" PRIu64 " requests per thread, each freeing a live block\n", o->count);
 	printf("  requests:        %" PRIu64 "\n", c->requests);
+	printf("  bytes:           %" PRIu64 " (requested)\n", c->bytes);
 	printf("  average request: %.0f B\n", per_request((double)c->bytes, c->requests));
 	printf("  time:            %.3f s\n", r->churn_s);
 	printf("  per request:     %.2f us\n", per_request(r->churn_s * 1e6, c->requests));
 	printf("  minor faults:    %ld\n", r->churn_use.minflt);
 	printf("  faults/request:  %.1f\n", per_request((double)r->churn_use.minflt, c->requests));
-	printf("  mmapped:         %" PRIu64 " requests (chunk header's IS_MMAPPED bit)\n",
-	       c->mmapped);
-	printf("  mmapped pages:   %" PRIu64 " (pages written in them: the predicted"
-	       " minimum of faults)\n", c->mmapped_pages);
+	if (mmapped_known(r)) {
+		printf("  mmapped:         %" PRIu64 " requests (told by malloc_usable_size)\n",
+		       c->mmapped);
+		printf("  mmapped pages:   %" PRIu64 " (pages written in them: the predicted"
+		       " minimum of faults)\n", c->mmapped_pages);
+	} else {
+		printf("  mmapped:         n/a (malloc here is not glibc's)\n");
+		printf("  mmapped pages:   n/a\n");
+	}
 	printf("  user time:       %.3f s\n", r->churn_use.user_s);
 	printf("  sys time:        %.3f s\n", r->churn_use.sys_s);
+	printf("  waits:           %ld (voluntary context switches: a lock, a futex)\n",
+	       r->churn_use.nvcsw);
 	if (r->tlb_ipis >= 0)
 		printf("  TLB shootdowns:  %ld (all CPUs, system-wide)\n", r->tlb_ipis);
 	else
 		printf("  TLB shootdowns:  n/a (no TLB line in /proc/interrupts)\n");
+	print_glibc_view(o, r);
 }
 
 static void print_csv(const struct options *o, const struct policy *p,
 		      const struct result *r)
 {
-	char thr[24];
 	const struct tally *c = &r->churn;
+	char mm[24], tr[24], ar[24], pg[24];
 
-	if (p->mmap_threshold)
-		snprintf(thr, sizeof thr, "%" PRIu64, p->mmap_threshold);
+	if (p->mmap_from)
+		snprintf(mm, sizeof mm, "%" PRIu64, p->mmap_threshold);
 	else
-		snprintf(thr, sizeof thr, "dynamic");
-	printf("mode,mmap_threshold,trim_threshold,size,count,threads,live_blocks,live_mb,"
-	       "requests,avg_request,time_s,us_per_request,minor_faults,mmapped,"
-	       "mmapped_pages,user_s,sys_s,tlb_shootdowns,fill_s,fill_faults");
-	env_csv_header(stdout);
+		snprintf(mm, sizeof mm, "%s", p->dynamic ? "dynamic" : "131072");
+	if (p->trim_from)
+		snprintf(tr, sizeof tr, "%" PRIu64, p->trim_threshold);
+	else
+		snprintf(tr, sizeof tr, "%s", p->dynamic ? "dynamic" : "131072");
+	snprintf(ar, sizeof ar, "%" PRIu64, p->arena_max);
+	snprintf(pg, sizeof pg, "%" PRIu64, c->mmapped_pages);
+	printf("mode,mmap_threshold,trim_threshold,arena_max,size,count,threads,weak,seed,"
+	       "live_blocks,live_start,live_end,requests,bytes,avg_request,time_s,"
+	       "us_per_request,minor_faults,mmapped,mmapped_pages,user_s,sys_s,waits,"
+	       "tlb_shootdowns,fill_s,fill_faults,arenas");
+	env_csv_header(stdout);   /* the environment's columns, from env.h */
 	putchar('\n');
-	printf("%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%" PRIu64 ",%.1f,%" PRIu64
-	       ",%.0f,%.3f,%.2f,%ld,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f,%ld,%.3f,%ld",
-	       mode_names[o->mode], thr, p->trim_threshold,
-	       o->size, o->count, o->threads, r->slots, r->fill.bytes / 1e6, c->requests,
-	       per_request((double)c->bytes, c->requests), r->churn_s,
-	       per_request(r->churn_s * 1e6, c->requests), r->churn_use.minflt, c->mmapped,
-	       c->mmapped_pages, r->churn_use.user_s, r->churn_use.sys_s, r->tlb_ipis, r->fill_s,
-	       r->fill_use.minflt);
+	printf("%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%u,%d,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+	       ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.0f,%.6f,%.3f,%ld,",
+	       mode_names[o->mode], mm, tr, p->arena_from ? ar : "default", o->size, o->count,
+	       o->threads, o->weak, o->seed, r->slots, r->live_start, r->live_end,
+	       c->requests, c->bytes, per_request((double)c->bytes, c->requests), r->churn_s,
+	       per_request(r->churn_s * 1e6, c->requests), r->churn_use.minflt);
+	if (mmapped_known(r))
+		printf("%" PRIu64 ",%s,", c->mmapped, pg);
+	else
+		printf("n/a,n/a,");
+	printf("%.3f,%.3f,%ld,%ld,%.3f,%ld,", r->churn_use.user_s, r->churn_use.sys_s,
+	       r->churn_use.nvcsw, r->tlb_ipis, r->fill_s, r->fill_use.minflt);
+	if (r->view.arenas >= 0)
+		printf("%ld", r->view.arenas);
 	env_csv_fields(stdout);
 	putchar('\n');
 }
 
 /* -------------------------------------------------------------- options */
 
+/* bench_parse_* let strtoull skip leading white space (a tab passes where
+ * a space does not); a number here starts with a digit. */
+static int parse_number(const char *s, uint64_t min, uint64_t max, int sized, uint64_t *v)
+{
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	return sized ? bench_parse_size(s, min, max, v) : bench_parse_u64(s, min, max, v);
+}
+
 static uint64_t positional(const char *s, const char *what, uint64_t min, uint64_t max,
 			   int sized)
 {
 	uint64_t v;
-	int bad = sized ? bench_parse_size(s, min, max, &v) : bench_parse_u64(s, min, max, &v);
 
-	if (bad)
+	if (parse_number(s, min, max, sized, &v))
 		bad_usage(usage, "%s wants a whole number from %" PRIu64 " to %" PRIu64
 			  "%s, not '%s'", what, min, max, sized ? " (K/M/G allowed)" : "", s);
 	return v;
 }
 
+/* The live set, checked against the block limit and the machine's memory
+ * before anything is allocated. */
+static void check_bounds(const struct options *o)
+{
+	double per_thread = (double)o->live / (o->weak ? 1 : o->threads);
+	double blocks = per_thread / mean_request(o);
+	double total_blocks = (blocks < 1 ? 1 : blocks) * o->threads;
+	double live = per_thread * o->threads;
+	double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)page_bytes;
+
+	if (total_blocks > (double)MAX_BLOCKS)
+		bad_usage(usage, "SIZE %" PRIu64 " with %.0f bytes live makes %.0f live blocks;"
+			  " the limit is %llu: raise SIZE or lower --live", o->size, live,
+			  total_blocks, MAX_BLOCKS);
+	if (mem > 0 && live > mem / 2)
+		bad_usage(usage, "%.0f bytes live is more than half of this machine's %.0f bytes"
+			  " of memory: lower --live", live, mem);
+}
+
 static struct options parse_options(int argc, char **argv)
 {
+	enum { OPT_CSV = 256, OPT_ENV, OPT_STATS };
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "threshold", required_argument, NULL, 't' },
 		{ "live", required_argument, NULL, 'l' },
+		{ "weak", no_argument, NULL, 'w' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "fixed", no_argument, NULL, 'f' },
-		{ "csv", no_argument, NULL, 'c' },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "env", no_argument, NULL, OPT_ENV },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct options o = { 0, 0, 0, MODE_PRE25, 0, DEFAULT_LIVE, 1541, 0, 0 };
-	int c, k;
+	struct options o = { 0, 0, 0, MODE_PRE25, 0, DEFAULT_LIVE, 1541, 0, 0, 0, 0 };
+	const char *arg;
+	size_t k;
+	int c;
 
 	opterr = 0;     /* our own message, then the usage */
-	while ((c = getopt_long(argc, argv, ":m:t:l:s:fh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:t:l:ws:fh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			for (k = 0; k < 3 && strcmp(optarg, mode_names[k]); k++)
+			for (k = 0; k < N_MODES && strcmp(optarg, mode_names[k]); k++)
 				;
-			if (k == 3)
+			if (k == N_MODES)
 				bad_usage(usage, "--mode wants pre25, default or tuned, not '%s'", optarg);
 			o.mode = (enum mode)k;
 			break;
 		case 't':
 			/* mallopt() takes an int. */
-			if (bench_parse_size(optarg, 1, INT_MAX, &o.threshold))
+			if (parse_number(optarg, 1, INT_MAX, 1, &o.threshold))
 				bad_usage(usage, "--threshold wants bytes from 1 to %d, e.g. 16M, not '%s'",
 					  INT_MAX, optarg);
 			break;
 		case 'l':
-			if (bench_parse_size(optarg, 1, 1ull << 40, &o.live))
-				bad_usage(usage, "--live wants bytes from 1 to 1T, e.g. 490M, not '%s'", optarg);
+			if (parse_number(optarg, 1, 1ull << 40, 1, &o.live))
+				bad_usage(usage, "--live wants bytes from 1 to 1024G, e.g. 490M, not '%s'", optarg);
 			break;
 		case 's':
-			if (bench_parse_u64(optarg, 0, UINT64_MAX, &o.seed))
+			if (parse_number(optarg, 0, UINT64_MAX, 0, &o.seed))
 				bad_usage(usage, "--seed wants a whole number, not '%s'", optarg);
 			break;
+		case 'w': o.weak = 1; break;
 		case 'f': o.fixed = 1; break;
-		case 'c': o.csv = 1; break;
+		case OPT_STATS: o.stats = 1; break;
+		case OPT_CSV: o.csv = 1; break;
+		case OPT_ENV: env_print_header(stdout); exit(0);
 		case 'h': usage(stdout); exit(0);
 		case ':': bad_usage(usage, "%s needs a value", argv[optind - 1]);
-		default:  bad_usage(usage, "unknown option '%s'", argv[optind - 1]);
+		default:
+			/* A short option's letter is in optopt; argv[optind - 1]
+			 * may still be the word before it ("-zt"). */
+			arg = argv[optind - 1];
+			if (arg[0] == '-' && isdigit((unsigned char)arg[1]))
+				bad_usage(usage, "'%s' is negative: SIZE, COUNT and THREADS are whole"
+					  " numbers from 1", arg);
+			if (optopt)
+				bad_usage(usage, "unknown option '-%c'", optopt);
+			bad_usage(usage, "unknown option '%s'", arg);
 		}
 	}
 	if (argc - optind != 3)
@@ -485,6 +835,7 @@ static struct options parse_options(int argc, char **argv)
 	o.size = positional(argv[optind], "SIZE", 1, 1ull << 30, 1);
 	o.count = positional(argv[optind + 1], "COUNT", 1, 1000000000, 0);
 	o.threads = (unsigned)positional(argv[optind + 2], "THREADS", 1, 1024, 0);
+	check_bounds(&o);
 	return o;
 }
 
@@ -495,6 +846,9 @@ int main(int argc, char **argv)
 	struct result r;
 
 	bench_start(argv[0]);
+	page_bytes = sysconf(_SC_PAGESIZE);
+	if (page_bytes <= 0)
+		die("sysconf(_SC_PAGESIZE)");
 	o = parse_options(argc, argv);
 	if (!o.csv) {
 		env_print_header(stdout);

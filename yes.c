@@ -364,7 +364,9 @@ static const char *describe_cpus(const struct options *o, char *buf, size_t len)
 static void print_csv_header(void)
 {
 	printf("size,align,addr_mod_page,rep,bytes_written,bytes_read,writes,short_writes,"
-	       "writer_sleeps,reader_sleeps,seconds,gib_per_s,writer_cpu,reader_cpu\n");
+	       "writer_sleeps,reader_sleeps,seconds,gib_per_s,writer_cpu,reader_cpu");
+	env_csv_header(stdout);   /* glibc, THP, page, tunables, MALLOC_*, preload */
+	putchar('\n');
 }
 
 static void print_csv_rows(const struct options *o, const struct row *w)
@@ -372,11 +374,15 @@ static void print_csv_rows(const struct options *o, const struct row *w)
 	for (unsigned k = 0; k < o->reps; k++) {
 		const struct run *r = &w->runs[k];
 
-		printf("%" PRIu64 ",%s,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-		       ",%" PRIu64 ",%" PRIu64 ",%.6f,%.3f,%d,%d\n", w->size,
-		       align_names[w->align], w->addr_mod, k + 1, r->written, r->read,
+		printf("%" PRIu64 ",", w->size);
+		bench_csv_str(stdout, align_names[w->align]);   /* RFC 4180 */
+		printf(",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		       ",%" PRIu64 ",%" PRIu64 ",%.6f,%.3f,%d,%d",
+		       w->addr_mod, k + 1, r->written, r->read,
 		       r->writes, r->short_writes, r->writer_sleeps, r->reader_sleeps,
 		       r->seconds, gib_per_s(r), o->writer_cpu, o->reader_cpu);
+		env_csv_fields(stdout);
+		putchar('\n');
 	}
 }
 
@@ -492,7 +498,7 @@ static void run_rows(const struct options *o)
 	} else {
 		env_print_header(stdout);
 		printf("# %" PRIu64 " bytes a run, median of %u; pipe capacity %ld B; the reader"
-		       " reads up to %u B a call; %s\n", o->bytes, o->reps, pipe_capacity(),
+		       " reads up to %u B a call\n# %s\n", o->bytes, o->reps, pipe_capacity(),
 		       READ_BUF, describe_cpus(o, cpus, sizeof cpus));
 		if (!single && full)
 			print_table_head();

@@ -1,117 +1,376 @@
 #!/usr/bin/env bash
-# tools/bug1541.sh table|strace - Lab 3's runs, as `make bug1541` and
-# `make bug1541-strace` start them.  Every command is printed before it runs,
+# tools/bug1541.sh table|report|tunables|strace - Lab 3's runs, as `make lab3`
+# (alias bug1541), `make lab3-tunables` and `make lab3-strace` (alias
+# bug1541-strace) start them.  Every command is printed before it runs,
 # exactly as a student would type it; outputs are kept in .run/lab3/.
-#   table   the report's four cases (SIZE 128000 and 1280000, the pre-2.5
-#           128 KiB threshold and the reporter's 16 MiB build) at 1 thread and
-#           at N = CPUs threads, then today's default and a tuned run at
-#           1280000; a table and the ratios measured in this run.
-#   strace  the system calls of the old policy and the tuned one (strace -f -c).
-# Scale with COUNT_SMALL / COUNT_LARGE (requests per thread; the report used
-# 10000 for both) and LIVE (bytes live in total; the report's ~490 MB).
-set -u
+#   table     the report's four cases (SIZE 128000 and 1280000, the pre-2.5
+#             128 KiB threshold and the reporter's 16 MiB build), today's
+#             default and a tuned run, at 1 thread and at N = CPUs threads, as
+#             weak scaling: each thread keeps LIVE/N bytes live and makes COUNT
+#             requests, the same ones in every thread, so N threads do exactly
+#             N times the work of one.  The 1280000 pre-2.5, 16 MiB and tuned
+#             pairs run REPEATS times for the speed-up's range.  CSV=1 prints
+#             every run as CSV instead of the table.
+#   report    the table of the last `table` run again, from .run/lab3/.
+#   tunables  --mode default under the tuned thresholds set from outside
+#             (GLIBC_TUNABLES, then the MALLOC_*_ variables) beside --mode
+#             tuned, and glibc.malloc.arena_max=1 at N threads.
+#   strace    strace -f -c of the calls that matter, for each mode.
+# Knobs (environment): COUNT_SMALL, COUNT_LARGE (requests per thread at SIZE
+# 128000 and 1280000; the report used 10000 for both), LIVE (bytes live over
+# all N threads; the report's ~490 MB), REPEATS, THREADS (N; default: CPUs).
+set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 COUNT_SMALL=${COUNT_SMALL:-10000}
 COUNT_LARGE=${COUNT_LARGE:-4000}
 LIVE=${LIVE:-490000000}
-NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
-OUT=.run/lab3
-mkdir -p "$OUT"
-[ -x ./threads ] || { echo "bug1541: ./threads is not built; run make threads" >&2; exit 1; }
-[ "$LIVE" = 490000000 ] && L= || L=" --live $LIVE"
+REPEATS=${REPEATS:-3}
+CSV=${CSV:-0}
+N=${THREADS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
+OUT=${LAB3_OUT:-.run/lab3}
+SHORT=0.25      # seconds: a timed part shorter than this is mostly start-up and noise
+ME="lab3"
 
-# run NAME WORDS...: echo the command, run it quietly into .run/lab3/NAME.
+# Knobs first: a bad one stops everything before the first run.
+knob() {        # knob NAME VALUE MAX
+	case $2 in
+	'' | *[!0-9]* | 0*) echo "$ME: $1 wants a whole number from 1, not '$2'" >&2; exit 2 ;;
+	esac
+	[ "${#2}" -le 13 ] && [ "$2" -le "$3" ] ||
+		{ echo "$ME: $1 wants a whole number from 1 to $3, not '$2'" >&2; exit 2; }
+}
+knob COUNT_SMALL "$COUNT_SMALL" 1000000000
+knob COUNT_LARGE "$COUNT_LARGE" 1000000000
+knob LIVE "$LIVE" 1099511627776
+knob REPEATS "$REPEATS" 20
+knob THREADS "$N" 1024
+case $CSV in 0 | 1) ;; *) echo "$ME: CSV wants 0 or 1, not '$CSV'" >&2; exit 2 ;; esac
+[ -x ./threads ] || { echo "$ME: ./threads is not built; run make threads" >&2; exit 1; }
+mkdir -p "$OUT" || exit 1
+
+# say TEXT: the command as a student would type it.  Under CSV=1 stdout is
+# the CSV, so commands go to stderr.  Lines over 98 columns break before
+# ./threads.
+say() {
+	local line="\$ $*"
+	if [ "${#line}" -gt 98 ] && [[ $line == *" ./threads "* ]]; then
+		line="${line%% ./threads *} \\"$'\n'"    ./threads ${line#* ./threads }"
+	fi
+	if [ "$CSV" = 1 ]; then printf '%s\n' "$line" >&2; else printf '%s\n' "$line"; fi
+}
+
+note() { if [ "$CSV" = 1 ]; then printf '%s\n' "$*" >&2; else printf '%s\n' "$*"; fi; }
+
+# progress I N TEXT: on a terminal only, on stderr, overwritten in place.
+progress() {
+	[ -t 2 ] || return 0
+	if [ -n "${3:-}" ]; then printf '\r\033[K[%s/%s] %s' "$1" "$2" "$3" >&2
+	else printf '\r\033[K' >&2; fi
+}
+
+# run FILE QUIET ENV... -- ARGS...: run ./threads ARGS with the ENV
+# assignments, stdout to FILE.  QUIET=1: do not print the command (a repeat).
+# The first failure stops the script with the program's own reason.
+STEP=0 STEPS=0
 run() {
-	local name=$1
+	local file=$1 quiet=$2 envs=() rc
+	shift 2
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
 	shift
-	printf '$ %s\n' "$*"
-	"$@" >"$OUT/$name" || { echo "bug1541: the run failed" >&2; exit 1; }
+	STEP=$((STEP + 1))
+	[ "$quiet" = 1 ] || say "${envs[@]}" ./threads "$@"
+	progress "$STEP" "$STEPS" "./threads $*"
+	env "${envs[@]}" ./threads "$@" >"$file" 2>"$file.err"
+	rc=$?
+	progress
+	if [ "$rc" -ne 0 ]; then
+		echo "$ME: the run failed (exit $rc): $(head -n 1 "$file.err")" >&2
+		exit 1
+	fi
 }
 
-field() { awk -v l="$2" 'index($0, "  " l ":") == 1 { sub(/^ +[^:]+: +/, ""); sub(/ .*/, ""); print; exit }' "$OUT/$1"; }
+# col FILE NAME: the value of column NAME in a --csv file (header + one row).
+# The columns read here all come before the environment's quoted ones.
+col() { awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next }
+	NR == 2 && c { print $c; exit }' "$1"; }
 
-row() {
-	local name=$1 what=$2
-	printf '%-26s %7s %8s %7s %8s %9s %8s %8s %9s %7s %7s %6s\n' "$what" \
-		"$(field "$name" threads)" "$(field "$name" requests)" \
-		"$(field "$name" 'average request')" "$(field "$name" mmapped)" \
-		"$(field "$name" 'minor faults')" "$(field "$name" faults/request)" \
-		"$(field "$name" time)" "$(field "$name" 'per request')" \
-		"$(field "$name" 'user time')" "$(field "$name" 'sys time')" \
-		"$(field "$name" 'TLB shootdowns')"
+# field FILE LABEL: the first word after "LABEL:" in a report.
+field() { awk -v l="$2" '{ s = $0; sub(/^ +/, "", s) } index(s, l ":") == 1 {
+	s = substr(s, length(l) + 2); sub(/^ +/, "", s); sub(/ .*/, "", s); print s; exit }' "$1"; }
+
+calc() { awk "BEGIN { $1 }"; }
+ratio() { calc "a = $1 + 0; b = $2 + 0; if (b > 0) printf \"%.1f\", a / b; else printf \"n/a\""; }
+
+# The environment once per target; a line over 100 columns is folded at its
+# " | " separators.
+header() { ./threads --env | awk 'length > 100 { gsub(/ \| /, "\n# ") } 1'; }
+
+# ------------------------------------------------------------------ table
+CASES="s-old s-16M l-old l-16M l-def l-tun"
+REPEATED="l-old l-16M l-tun"
+label() {
+	case $1 in
+	s-old) echo "128000 pre-2.5" ;;   s-16M) echo "128000 16 MiB" ;;
+	l-old) echo "1280000 pre-2.5" ;;  l-16M) echo "1280000 16 MiB" ;;
+	l-def) echo "1280000 default" ;;  l-tun) echo "1280000 tuned" ;;
+	esac
+}
+args() {
+	case $1 in
+	s-old) echo "--mode pre25 128000 $COUNT_SMALL" ;;
+	s-16M) echo "--mode pre25 --threshold 16M 128000 $COUNT_SMALL" ;;
+	l-old) echo "--mode pre25 1280000 $COUNT_LARGE" ;;
+	l-16M) echo "--mode pre25 --threshold 16M 1280000 $COUNT_LARGE" ;;
+	l-def) echo "--mode default 1280000 $COUNT_LARGE" ;;
+	l-tun) echo "--mode tuned 1280000 $COUNT_LARGE" ;;
+	esac
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "n/a" }'; }
+row() {         # row FILE LABEL
+	local f=$1
+	printf '%-16s %3s %8s %7s %7s %8s %6s %7s %8s %6s %6s %5s\n' "$2" \
+		"$(col "$f" threads)" "$(col "$f" requests)" "$(col "$f" avg_request)" \
+		"$(col "$f" mmapped)" "$(col "$f" minor_faults)" \
+		"$(calc "printf \"%.1f\", $(col "$f" minor_faults) / $(col "$f" requests)")" \
+		"$(calc "printf \"%.3f\", $(col "$f" time_s)")" \
+		"$(calc "printf \"%.1f\", $(col "$f" us_per_request)")" \
+		"$(calc "printf \"%.2f\", $(col "$f" user_s)")" \
+		"$(calc "printf \"%.2f\", $(col "$f" sys_s)")" "$(col "$f" tlb_shootdowns)"
+}
+
+# speedup ID: one line of the speed-up section, and its caveats.  Each run
+# gives requests, time, faults and CPU time; runs come in pairs, 1 then N.
+speedup() {
+	local id=$1 r f
+	for r in $(seq 1 "$REPEATS"); do
+		for f in "$OUT/$id-1-$r.csv" "$OUT/$id-$N-$r.csv"; do
+			echo "$(col "$f" requests) $(col "$f" time_s) $(col "$f" minor_faults)" \
+				"$(col "$f" user_s) $(col "$f" sys_s)"
+		done
+	done | awk -v n="$N" -v short="$SHORT" -v name="$(label "$id")" '
+		{ if (NR == 1 || $2 < shortest) shortest = $2 }
+		NR % 2 == 1 { q1 = $1; t1 = $2; f1 += $3; r1 += $1; c1 += ($4 + $5) / $2; next }
+		{
+			s = ($1 / $2) / (q1 / t1)
+			if (NR == 2 || s < lo) lo = s
+			if (NR == 2 || s > hi) hi = s
+			fn += $3; rn += $1; cn += ($4 + $5) / $2; pairs++
+		}
+		END {
+			a = f1 / r1; b = fn / rn
+			printf "  %-16s %.2f-%.2f   f/req %.1f | %.1f   CPUs busy %.1f | %.1f\n",
+				name, lo, hi, a, b, c1 / pairs, cn / pairs
+			why = 0
+			if (hi > n)
+				printf "      above %d, which no parallel program reaches; what this run found:\n", n
+			if (shortest < short) {
+				printf "      too short: a timed part lasted %.3f s (under %s s): start-up and\n", shortest, short
+				printf "      timer noise weigh as much as the work; raise COUNT_LARGE\n"
+				why++
+			}
+			d = a > b ? a - b : b - a
+			if (d > 0.1 * (a > b ? a : b)) {
+				printf "      unequal work: %.1f vs %.1f faults a request (over 10%% apart), so\n", a, b
+				printf "      the two sides did not pay the same price per request\n"
+				why++
+			}
+			if (lo > 0 && hi / lo > 1.25) {
+				printf "      noisy: the %d pairs spread from %.2f to %.2f\n", pairs, lo, hi
+				why++
+			}
+			if (c1 / pairs < 0.8)
+				printf "      busy machine: one thread alone kept only %.1f of a CPU busy (uptime)\n", c1 / pairs
+			else if (cn / pairs < 0.8 * n)
+				printf "      the %d threads kept only %.1f CPUs busy: they waited (locks), or\n" \
+					"      other programs had the CPUs\n", n, cn / pairs
+			if (hi > n && !why)
+				printf "      no cause found: equal work, long enough runs; rerun with REPEATS=5\n"
+		}'
+}
 
 table() {
-	local t cases=()
-	for t in 1 "$NCPU"; do
-		run "old-128000-$t" ./threads$L --mode pre25 128000 "$COUNT_SMALL" "$t"
-		run "16M-128000-$t" ./threads$L --mode pre25 --threshold 16M 128000 "$COUNT_SMALL" "$t"
-		run "old-1280000-$t" ./threads$L --mode pre25 1280000 "$COUNT_LARGE" "$t"
-		run "16M-1280000-$t" ./threads$L --mode pre25 --threshold 16M 1280000 "$COUNT_LARGE" "$t"
-		run "default-1280000-$t" ./threads$L --mode default 1280000 "$COUNT_LARGE" "$t"
-		run "tuned-1280000-$t" ./threads$L --mode tuned 1280000 "$COUNT_LARGE" "$t"
-		[ "$t" = "$NCPU" ] && break    # a 1-CPU machine runs one set
+	local lw=$LIVE id t r quiet sides=1 f
+	[ "$N" -gt 1 ] && sides="1 $N" && lw=$((LIVE / N))
+	STEPS=$(( (6 + 3 * (REPEATS - 1)) * (N > 1 ? 2 : 1) ))
+	note "# weak scaling: every thread keeps $lw bytes live and replays the same requests"
+	for r in $(seq 1 "$REPEATS"); do
+		quiet=0
+		[ "$r" -gt 1 ] && quiet=1
+		for id in $([ "$r" = 1 ] && echo "$CASES" || echo "$REPEATED"); do
+			for t in $sides; do
+				# shellcheck disable=SC2046  # args() is words on purpose
+				run "$OUT/$id-$t-$r.csv" "$quiet" -- --csv --weak --live "$lw" $(args "$id") "$t"
+			done
+		done
 	done
-	echo
-	head -n 1 "$OUT/old-128000-1"
-	echo "# timed part only: COUNT requests per thread once the live set is built;"
-	echo "# TLB = TLB-shootdown interrupts during it (system-wide, /proc/interrupts)"
-	printf '%-26s %7s %8s %7s %8s %9s %8s %8s %9s %7s %7s %6s\n' case threads requests \
-		'avg B' mmapped faults 'f/req' 'time s' 'us/req' 'user s' 'sys s' 'TLB'
-	for t in 1 "$NCPU"; do
-		row "old-128000-$t" "128000, pre-2.5 (128 KiB)"
-		row "16M-128000-$t" "128000, 16 MiB threshold"
-		row "old-1280000-$t" "1280000, pre-2.5 (128 KiB)"
-		row "16M-1280000-$t" "1280000, 16 MiB threshold"
-		row "default-1280000-$t" "1280000, today's default"
-		row "tuned-1280000-$t" "1280000, tuned"
-		[ "$t" = "$NCPU" ] && break
-	done
-	echo
-	echo "# ratios measured in this run (same work on each side)"
-	for t in 1 "$NCPU"; do
-		printf '  %s thread(s), 1280000: pre-2.5 / 16 MiB: %sx the time, %sx the faults; pre-2.5 / tuned: %sx the faults\n' "$t" \
-			"$(ratio "$(field "old-1280000-$t" time)" "$(field "16M-1280000-$t" time)")" \
-			"$(ratio "$(field "old-1280000-$t" 'minor faults')" "$(field "16M-1280000-$t" 'minor faults')")" \
-			"$(ratio "$(field "old-1280000-$t" 'minor faults')" "$(field "tuned-1280000-$t" 'minor faults')")"
-		[ "$t" = "$NCPU" ] && break
-	done
-	if [ "$NCPU" -gt 1 ]; then
-		printf '  speed-up from 1 to %s threads (requests per second; %s would be perfect): pre-2.5 %s, 16 MiB %s, tuned %s\n' \
-			"$NCPU" "$NCPU" \
-			"$(ratio "$(field "old-1280000-1" 'per request')" "$(field "old-1280000-$NCPU" 'per request')")" \
-			"$(ratio "$(field "16M-1280000-1" 'per request')" "$(field "16M-1280000-$NCPU" 'per request')")" \
-			"$(ratio "$(field "tuned-1280000-1" 'per request')" "$(field "tuned-1280000-$NCPU" 'per request')")"
-	fi
-	echo "# the report's own times are in README.md (Lab 3): this table prints only what ran here"
+	[ "$REPEATS" -gt 1 ] && note "# then the 1280000 pre-2.5, 16 MiB and tuned pairs again:" \
+		"$REPEATS runs of each (REPEATS)"
+	render
 }
 
-strace_table() {
-	local mode count=$((COUNT_LARGE / 4)) cmd
-	if ! command -v strace >/dev/null 2>&1; then
-		echo "bug1541-strace: skipped: strace is not installed (apt-get install strace)"; return 0
+# render: the CSV, table, ratios and speed-up from the runs kept in $OUT
+# (`tools/bug1541.sh report` prints them again, with the same knobs, without
+# running anything).
+render() {
+	local lw=$LIVE id t r sides=1 f
+	[ "$N" -gt 1 ] && sides="1 $N" && lw=$((LIVE / N))
+	for f in "$OUT"/l-tun-"$N"-"$REPEATS".csv "$OUT"/s-old-1-1.csv; do
+		[ -s "$f" ] || { echo "$ME: no runs in $OUT for these knobs (missing $f)" >&2; exit 1; }
+	done
+
+	# Every run as one CSV, read by column name: the table below and CSV=1.
+	{
+		f=$OUT/s-old-1-1.csv
+		printf 'case,repeat,%s\n' "$(head -n 1 "$f")"
+		for r in $(seq 1 "$REPEATS"); do
+			for id in $([ "$r" = 1 ] && echo "$CASES" || echo "$REPEATED"); do
+				for t in $sides; do
+					printf '%s,%s,%s\n' "$(label "$id")" "$r" "$(sed -n 2p "$OUT/$id-$t-$r.csv")"
+				done
+			done
+		done
+	} >"$OUT/bug1541.csv.part" && mv "$OUT/bug1541.csv.part" "$OUT/bug1541.csv" || exit 1
+	if [ "$CSV" = 1 ]; then
+		cat "$OUT/bug1541.csv"
+		return
 	fi
-	if ! strace -o /dev/null true >/dev/null 2>&1; then
-		echo "bug1541-strace: skipped: strace cannot trace here (ptrace is not permitted)"; return 0
+
+	echo
+	header
+	echo "# timed part only: the threads are started and the live set built before it"
+	echo "# (first repeat); TLB = TLB-shootdown interrupts during it (system-wide)"
+	printf '%-16s %3s %8s %7s %7s %8s %6s %7s %8s %6s %6s %5s\n' case thr requests \
+		'avg B' mmapped faults 'f/req' 'time s' 'us/req' 'user s' 'sys s' TLB
+	for t in $sides; do
+		for id in $CASES; do
+			row "$OUT/$id-$t-1.csv" "$(label "$id")"
+		done
+	done
+	echo
+	echo "# ratios in the first repeat (same work on each side)"
+	for t in $sides; do
+		printf '  %2s thr: pre-2.5 / 16 MiB: %sx the time, %sx the faults; pre-2.5 / tuned: %sx' \
+			"$t" "$(ratio "$(col "$OUT/l-old-$t-1.csv" time_s)" "$(col "$OUT/l-16M-$t-1.csv" time_s)")" \
+			"$(ratio "$(col "$OUT/l-old-$t-1.csv" minor_faults)" "$(col "$OUT/l-16M-$t-1.csv" minor_faults)")" \
+			"$(ratio "$(col "$OUT/l-old-$t-1.csv" minor_faults)" "$(col "$OUT/l-tun-$t-1.csv" minor_faults)")"
+		echo " the faults"
+	done
+	if [ "$N" -gt 1 ]; then
+		echo
+		echo "# speed-up from 1 to $N threads: requests per second at $N over that at 1, weak scaling"
+		echo "# (each thread: $lw bytes live, $COUNT_LARGE requests, the same in every thread;"
+		echo "# $N threads do $N times the work of 1, so $N would be perfect). min-max over $REPEATS"
+		echo "# pair(s) of runs, then faults per request and CPUs kept busy ((user + sys) / time)"
+		echo "# at 1 | $N threads:"
+		for id in $REPEATED; do
+			speedup "$id"
+		done
+	fi
+	echo "# every run as CSV: $OUT/bug1541.csv (CSV=1 prints it instead of the table)"
+}
+
+# --------------------------------------------------------------- tunables
+TUNED_T="glibc.malloc.mmap_threshold=16777216:glibc.malloc.trim_threshold=33554432"
+
+tunables() {
+	local w=(1280000 "$COUNT_LARGE" "$N") live=() f
+	[ "$LIVE" = 490000000 ] || live=(--live "$LIVE")
+	STEPS=6
+	echo "# the tuned thresholds set inside (mallopt, --mode tuned) and from outside"
+	run "$OUT/t-tuned" 0 -- "${live[@]}" --mode tuned "${w[@]}"
+	run "$OUT/t-env" 0 "GLIBC_TUNABLES=$TUNED_T" -- "${live[@]}" --mode default "${w[@]}"
+	run "$OUT/t-alias" 0 MALLOC_MMAP_THRESHOLD_=16777216 MALLOC_TRIM_THRESHOLD_=33554432 -- \
+		"${live[@]}" --mode default "${w[@]}"
+	run "$OUT/t-default" 0 -- "${live[@]}" --mode default "${w[@]}"
+	echo "# one arena for all $N threads, the tuned policy: glibc.malloc.arena_max=1"
+	run "$OUT/t-arenas" 0 -- "${live[@]}" --stats --mode tuned "${w[@]}"
+	run "$OUT/t-arena1" 0 GLIBC_TUNABLES=glibc.malloc.arena_max=1 -- \
+		"${live[@]}" --stats --mode tuned "${w[@]}"
+	echo
+	header
+	printf '%-30s %8s %6s %7s %7s %6s  %s\n' run faults f/req mmapped 'time s' 'sys s' \
+		"vs tuned's faults"
+	local tf d
+	tf=$(field "$OUT/t-tuned" 'minor faults')
+	for f in t-tuned:"tuned (mallopt inside)" t-env:"default + GLIBC_TUNABLES" \
+		t-alias:"default + MALLOC_*_ variables" t-default:"default, nothing set"; do
+		d=$(calc "t = $tf + 0; g = $(field "$OUT/${f%%:*}" 'minor faults') + 0;
+			if (t > 0) printf \"%+.2f%%\", (g - t) * 100 / t")
+		printf '%-30s %8s %6s %7s %7s %6s  %s\n' "${f#*:}" \
+			"$(field "$OUT/${f%%:*}" 'minor faults')" "$(field "$OUT/${f%%:*}" faults/request)" \
+			"$(field "$OUT/${f%%:*}" mmapped)" "$(field "$OUT/${f%%:*}" time)" \
+			"$(field "$OUT/${f%%:*}" 'sys time')" "$d"
+	done
+	for f in t-env t-alias; do
+		d=$(calc "t = $tf + 0; g = $(field "$OUT/$f" 'minor faults') + 0;
+			d = g > t ? g - t : t - g; print (t > 0 && d <= t / 100) ? \"within\" : \"NOT within\"")
+		printf '  %-15s %s 1%% of tuned'"'"'s faults (%s)\n' \
+			"$([ "$f" = t-env ] && echo GLIBC_TUNABLES: || echo MALLOC_*_:)" "$d" \
+			"$(sed -n 's/^  mmap threshold: *\([0-9]*\) (pinned by \([^:]*\):.*/threshold \1 from \2/p' \
+				"$OUT/$f")"
+	done
+	echo
+	printf '%-30s %6s %8s %7s %7s %6s %6s\n' run arenas faults 'time s' 'user s' 'sys s' waits
+	for f in t-arenas:"tuned, arenas as glibc makes" t-arena1:"tuned, arena_max=1"; do
+		printf '%-30s %6s %8s %7s %7s %6s %6s\n' "${f#*:}" "$(field "$OUT/${f%%:*}" arenas)" \
+			"$(field "$OUT/${f%%:*}" 'minor faults')" "$(field "$OUT/${f%%:*}" time)" \
+			"$(field "$OUT/${f%%:*}" 'user time')" "$(field "$OUT/${f%%:*}" 'sys time')" \
+			"$(field "$OUT/${f%%:*}" waits)"
+	done
+	echo "# arenas: malloc_info()'s count (the main thread's arena included); waits: voluntary"
+	echo "# context switches, a thread blocking (here: on the one arena's lock, a futex)"
+}
+
+# ----------------------------------------------------------------- strace
+CALLS=mmap,munmap,brk,mprotect,madvise,futex
+STRACE=${STRACE:-strace}        # the tests name a missing one to see the skip
+
+strace_table() {
+	local mode count=$((COUNT_LARGE / 4)) live=() err
+	ME="lab3-strace"
+	if ! command -v "$STRACE" >/dev/null 2>&1; then
+		echo "$ME: skipped: strace is not installed (apt-get install strace)"
+		return 0
+	fi
+	if ! err=$("$STRACE" -o /dev/null true 2>&1); then
+		echo "$ME: strace cannot trace here (is ptrace permitted?): $err" >&2
+		exit 1
 	fi
 	[ "$count" -ge 1 ] || count=1
-	for mode in pre25 tuned; do
-		cmd="strace -f -c -o $OUT/$mode.strace ./threads$L --mode $mode 1280000 $count $NCPU"
-		printf '$ %s\n' "$cmd"
-		$cmd >"$OUT/$mode.out" || { echo "bug1541-strace: the run failed" >&2; exit 1; }
-		echo "# $mode: the whole run (live set built, $count requests per thread, freed); top calls:"
-		awk '/^ *[0-9.]+ +[0-9.]+/ && $NF != "total"' "$OUT/$mode.strace" |
-			sort -k4,4nr | head -n 6 |
-			awk '{ printf "  %-14s %9s calls\n", $NF, $4 }'
+	[ "$LIVE" = 490000000 ] || live=(--live "$LIVE")
+	STEPS=3
+	for mode in pre25 default tuned; do
+		STEP=$((STEP + 1))
+		printf '$ strace -f -c -e trace=%s \\\n    -o %s ./threads %s\n' "$CALLS" \
+			"$OUT/$mode.strace" "${live[*]:+${live[*]} }--mode $mode 1280000 $count $N"
+		progress "$STEP" "$STEPS" "strace ./threads --mode $mode"
+		"$STRACE" -f -c -e trace=$CALLS -o "$OUT/$mode.strace" \
+			./threads "${live[@]}" --mode "$mode" 1280000 "$count" "$N" \
+			>"$OUT/$mode.out" 2>"$OUT/$mode.err"
+		err=$?
+		progress
+		[ "$err" -eq 0 ] || { echo "$ME: the run failed (exit $err): $(head -n 1 "$OUT/$mode.err")" >&2; exit 1; }
+	done
+	echo "# calls over the whole run (live set built, $count requests a thread, freed)"
+	printf '  %-10s %9s %9s %9s\n' call pre25 default tuned
+	for c in ${CALLS//,/ }; do
+		printf '  %-10s' "$c"
+		for mode in pre25 default tuned; do
+			printf ' %9s' "$(awk -v s="$c" '$NF == s { print $4; f = 1 } END { if (!f) print 0 }' \
+				"$OUT/$mode.strace" | head -n 1)"
+		done
+		echo
 	done
 	echo "# mmap + munmap per request is the old policy's price: each takes mmap_lock for"
 	echo "# write, and each munmap in a threaded process sends TLB-shootdown interrupts."
+	echo "# mprotect grows a thread's heap; madvise gives a heap's free pages back; futex"
+	echo "# is a thread waiting (the barriers, an arena's lock)."
 }
 
 case ${1:-} in
 table) table ;;
+report) render ;;
+tunables) ME=lab3-tunables; tunables ;;
 strace) strace_table ;;
-*) echo "usage: $0 table|strace" >&2; exit 2 ;;
+*) echo "usage: $0 table|report|tunables|strace" >&2; exit 2 ;;
 esac

@@ -33,7 +33,16 @@ bad_usage() {
 	exit 2
 }
 
-say() { [ -n "$quiet" ] || echo "$prog: $*" >&2; }
+# say MESSAGE: on stderr unless -q, wrapped to 100 columns.
+say() {
+	[ -n "$quiet" ] && return 0
+	printf '%s\n' "$prog: $*" | awk '{
+		n = split($0, w, " "); line = w[1]
+		for (i = 2; i <= n; i++)
+			if (length(line) + 1 + length(w[i]) > 96) { print line; line = "        " w[i] }
+			else line = line " " w[i]
+		print line }' >&2
+}
 
 # The CPUs this process may run on, one a line, from a list like "0-3,8".
 allowed_cpus() {
@@ -104,6 +113,6 @@ if command -v taskset >/dev/null 2>&1; then
 	[ -n "$quiet" ] || report_noise "$cpu"
 	exec taskset -c "$cpu" "$@"
 fi
-echo "$prog: taskset not found (it is in util-linux): running unpinned, so the scheduler may move the program between CPUs" >&2
+quiet='' say "taskset not found (it is in util-linux): running unpinned, so the scheduler may move the program between CPUs"
 [ -n "$quiet" ] || report_noise "$cpu"
 exec "$@"

@@ -1,58 +1,156 @@
 #!/usr/bin/env bash
-# tools/sizes.sh - Lab 4's table, as `make sizes` runs it: frames of fixed
-# and varying sizes, malloc + memset + free each, with glibc's default
-# policy, with the two MALLOC_*_ variables, and with the GLIBC_TUNABLES
-# spelling of the same two settings.  Prints minor faults and sys time for
-# each, measured here; the reference's numbers are in the README, not here.
-# SCALE=N divides every frame count by N (make sizes SCALE=10 for a quick look).
-set -u
+# tools/sizes.sh [table|tunables|strace] - Lab 4's runs, as `make lab4`,
+# `make lab4-tunables` and `make lab4-strace` start them.
+#   table     frames of fixed and varying sizes, malloc + memset + free
+#             each, with glibc's default policy, with the two MALLOC_*_
+#             variables, and with the GLIBC_TUNABLES spelling of the same
+#             two settings: minor faults and sys time of each, measured here
+#   tunables  the 34 MiB row in full, the same three ways: every line frames
+#             prints, including the "# set:" lines naming what was set
+#   strace    the 30 MiB and 34 MiB rows, untuned, under strace -c: one mmap
+#             for the whole 30 MiB run, one mmap and munmap a frame at 34
+# SCALE=N divides every frame count by N (make lab4 SCALE=10: a tenth).
+# The first failed run stops the script with its reason, exit 1.
+set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
-[ -x ./frames ] || { echo "sizes: ./frames is not built; run make" >&2; exit 1; }
+prog=sizes
 SCALE=${SCALE:-1}
-CSV=$(mktemp) || exit 1
-trap 'rm -f "$CSV"' EXIT
+MODE=${1:-table}
+die() { echo "$prog: $*" >&2; exit 1; }
+
+[[ $SCALE =~ ^[1-9][0-9]{0,6}$ ]] && [ "$SCALE" -le 1000000 ] ||
+	{ echo "$prog: SCALE wants a whole number from 1 to 1000000, not '$SCALE'" >&2; exit 2; }
+case $MODE in
+table|tunables|strace) ;;
+*) echo "$prog: no mode '$MODE' (usage: $0 [table|tunables|strace])" >&2; exit 2 ;;
+esac
+[ -x ./frames ] || die "./frames is not built; run make"
+TMPD=$(mktemp -d) || die "cannot make a temporary directory"
+trap 'rm -rf "$TMPD"' EXIT
+
 THR=268435456    # 256 MiB: above every size here, so the heap serves them all
 TRIM=536870912   # 512 MiB: free() does not give the heap top back
 ENVVARS="MALLOC_MMAP_THRESHOLD_=$THR MALLOC_TRIM_THRESHOLD_=$TRIM"
 TUNABLES="GLIBC_TUNABLES=glibc.malloc.mmap_threshold=$THR:glibc.malloc.trim_threshold=$TRIM"
 
-./frames --env
-echo "Each row runs  ./frames --alloc memset --size SIZE [--vary V] --frames N  three times:"
-echo "untuned, then with the env vars, then with the tunables.  Each cell: minor faults /"
-echo "sys seconds for the whole run (every frame is malloc + memset + render + check + free)."
-echo "untuned = glibc's defaults, dynamic threshold included."
-echo "env vars: $ENVVARS"
-echo "tunables: $TUNABLES"
-echo
-printf '%-22s %6s | %18s %9s | %18s | %18s\n' size frames "untuned" "from mmap" "env vars" "tunables"
+frames_for() { local n=$(( $1 / SCALE )); [ "$n" -ge 1 ] || n=1; echo "$n"; }
+progress() { [ -t 2 ] && printf '%s: %s\n' "$prog" "$*" >&2; return 0; }
 
-# cell ENV ARGS...: "faults sys from-mmap" of one run
+# cell NAME ENV ARGS...: one run as CSV into $TMPD/NAME; a failure stops all.
 cell() {
-	local envs=$1
-	shift
+	local name=$1 envs=$2
+	shift 2
 	# shellcheck disable=SC2086
-	env $envs ./frames --alloc memset --csv "$@" >"$CSV" || exit 1
-	echo "$(tools/csvget minor_faults "$CSV") $(tools/csvget sys_s "$CSV") $(tools/csvget mmap_frames "$CSV")"
+	env $envs ./frames --alloc memset --csv "$@" >"$TMPD/$name" ||
+		die "the run failed: ${envs:+$envs }./frames --alloc memset $*"
 }
-fmt() { printf '%10d / %5.2fs' "$1" "$2"; }
+get() { tools/csvget "$1" "$TMPD/$2" || die "no column $1 in the run's CSV"; }
+fmt() { printf '%10d / %5.2fs' "$(get minor_faults "$1")" "$(get sys_s "$1")"; }
 
-for row in "1M 0 300" "8M 0 300" "48M 0 300" "8M 1536K 300" "30M 0 100" "32M 0 100" "34M 0 100"; do
-	read -r size vary n <<<"$row"
-	n=$(( n / SCALE )); [ "$n" -ge 1 ] || n=1
-	args="--size $size --frames $n"
-	label=$size
-	if [ "$vary" != 0 ]; then args="$args --vary $vary"; label="$size vary $vary"; fi
-	# shellcheck disable=SC2086
-	read -r uf us um <<<"$(cell "" $args)"
-	# shellcheck disable=SC2086
-	read -r ef es _ <<<"$(cell "$ENVVARS" $args)"
-	# shellcheck disable=SC2086
-	read -r tf ts _ <<<"$(cell "$TUNABLES" $args)"
-	printf '%-22s %6d | %18s %9s | %18s | %18s\n' "$label" "$n" "$(fmt "$uf" "$us")" "$um" \
-		"$(fmt "$ef" "$es")" "$(fmt "$tf" "$ts")"
-done
-echo
-echo "Read it: below 32 MiB the untuned column pays for one or two blocks only (the first"
-echo "free() of an mmapped block raises the threshold to its size); from 32 MiB up every"
-echo "frame is a fresh mmap, because the threshold never rises past 32 MiB.  Both tuned"
-echo "columns should show about one block's pages for the whole run."
+table() {
+	local rows=("1M 0 300" "8M 0 300" "48M 0 300" "8M 1536K 300" "30M 0 100" "32M 0 100"
+		    "34M 0 100") row size vary n args label i=0
+	echo "Each row runs  ./frames --alloc memset --size SIZE [--vary V] --frames N  three"
+	echo "times: untuned, then with the env vars, then with the tunables.  Each cell: minor"
+	echo "faults / sys seconds for the whole run (every frame is malloc + memset + render +"
+	echo "check + free).  untuned = glibc's defaults, dynamic threshold included."
+	echo "env vars: $ENVVARS"
+	echo "tunables: GLIBC_TUNABLES=glibc.malloc.mmap_threshold=$THR:"
+	echo "          glibc.malloc.trim_threshold=$TRIM  (one variable, split here to fit)"
+	echo
+	printf '%-16s %6s | %18s %9s | %18s | %18s\n' size frames "untuned" "from mmap" \
+		"env vars" "tunables"
+	for row in "${rows[@]}"; do
+		read -r size vary n <<<"$row"
+		i=$((i + 1))
+		n=$(frames_for "$n")
+		args="--size $size --frames $n"
+		label=$size
+		if [ "$vary" != 0 ]; then args="$args --vary $vary"; label="$size vary $vary"; fi
+		progress "row $i of ${#rows[@]}: $label, $n frames, three runs"
+		# shellcheck disable=SC2086
+		cell u "" $args
+		# shellcheck disable=SC2086
+		cell e "$ENVVARS" $args
+		# shellcheck disable=SC2086
+		cell t "$TUNABLES" $args
+		printf '%-16s %6d | %18s %9s | %18s | %18s\n' "$label" "$n" "$(fmt u)" \
+			"$(get mmap_frames u)" "$(fmt e)" "$(fmt t)"
+	done
+	echo
+	echo "Read it: below 32 MiB the untuned column pays for one or two blocks only (the"
+	echo "first free() of an mmapped block raises the threshold to its size); from 32 MiB"
+	echo "up every frame is a fresh mmap, because the threshold never rises to 32 MiB."
+	echo "Both tuned columns should show about one block's pages for the whole run."
+}
+
+# show WORDS...: the command as typed; a long one broken after its VAR=value words.
+show() {
+	local envs='' cmd
+	while [ $# -gt 1 ] && [[ $1 == *=* ]]; do envs="$envs$1 "; shift; done
+	cmd="$*"
+	if [ $(( ${#envs} + ${#cmd} + 2 )) -gt 96 ] && [ -n "$envs" ]; then
+		printf '\n$ %s\\\n    %s\n' "$envs" "$cmd"
+	else
+		printf '\n$ %s%s\n' "$envs" "$cmd"
+	fi
+}
+
+tunables() {
+	local n setting
+	n=$(frames_for 100)
+	echo "The 34 MiB row (above the dynamic threshold's 32 MiB cap) three ways: untuned,"
+	echo "the two MALLOC_*_ variables, the same two settings as GLIBC_TUNABLES.  Each run's"
+	echo "'# set:' lines say what it set; 'from mmap' and 'minor faults' what it did."
+	for setting in "" "$ENVVARS" "$TUNABLES"; do
+		# shellcheck disable=SC2086
+		show $setting ./frames --alloc memset --size 34M --frames "$n"
+		# shellcheck disable=SC2086
+		env $setting ./frames --alloc memset --size 34M --frames "$n" |
+			awk '!/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/' ||
+			die "the run failed: $setting ./frames --alloc memset --size 34M --frames $n"
+	done
+	echo
+	echo "Read it: untuned, every frame is mmapped and unmapped (from mmap: all of them),"
+	echo "so every frame faults in its pages again.  Either spelling pins both thresholds"
+	echo "above the frame: one block's faults for the whole run, from mmap 0."
+}
+
+strace_rows() {
+	local n size calls mm mu
+	if ! command -v strace >/dev/null 2>&1; then
+		echo "$prog: skipped: strace is not installed (apt-get install strace)"; return 0
+	elif ! strace -o /dev/null true >/dev/null 2>&1; then
+		echo "$prog: skipped: strace cannot trace here (ptrace is not permitted)"; return 0
+	fi
+	n=$(frames_for 100)
+	for size in 30M 34M; do
+		printf '\n$ strace -f -c -e trace=brk,mmap,munmap ./frames --alloc memset --size %s --frames %s\n' \
+			"$size" "$n"
+		strace -f -c -e trace=brk,mmap,munmap -o "$TMPD/$size.strace" \
+			./frames --alloc memset --size "$size" --frames "$n" >"$TMPD/$size.out" ||
+			die "the run failed under strace: ./frames --alloc memset --size $size"
+		cat "$TMPD/$size.strace"
+	done
+	echo
+	printf '%-8s %7s %7s %7s %11s %13s\n' size frames mmap munmap "from mmap" "minor faults"
+	for size in 30M 34M; do
+		mm=$(awk '$NF == "mmap" { print $4 }' "$TMPD/$size.strace")
+		mu=$(awk '$NF == "munmap" { print $4 }' "$TMPD/$size.strace")
+		calls=$(awk '{ l = $0; sub(/^ +/, "", l) } l ~ /^from mmap:/ { print $3 }' "$TMPD/$size.out")
+		printf '%-8s %7d %7d %7d %11s %13s\n' "$size" "$n" "${mm:-0}" "${mu:-0}" "$calls" \
+			"$(awk '{ l = $0; sub(/^ +/, "", l) } l ~ /^minor faults:/ { print $3 }' "$TMPD/$size.out")"
+	done
+	echo
+	echo "Read it: a few mmap calls are the loader's and libc's at start-up.  At 30 MiB one"
+	echo "more mmap and munmap serve the whole run (the first frame; its free() raises the"
+	echo "threshold).  At 34 MiB every frame adds one mmap and one munmap: the threshold"
+	echo "cannot rise to 34 MiB, so malloc() maps each frame and free() unmaps it."
+}
+
+./frames --env || die "./frames --env failed"
+case $MODE in
+table) table ;;
+tunables) tunables ;;
+strace) strace_rows ;;
+esac

@@ -1,0 +1,178 @@
+# tests/lab8-plots.sh - tools/plot (CSV in, SVG out) and tools/plots.sh
+# (make plots).  Sourced by tests/run.sh.  Tiny synthetic CSVs check the
+# parser and the drawing; one short real run checks the four kinds of
+# picture.  Every SVG must be well-formed (tests/bin/xmlcheck), carry the
+# series it was given, and have axes that hold all of its data, which
+# tools/plot states in data-* attributes of <g class="plot-area">.
+
+P=tools/plot
+if [ ! -x "$P" ] || [ ! -x tests/bin/xmlcheck ]; then
+	skip "lab8 plots" "tools/plot or tests/bin/xmlcheck is not built (make test builds them)"
+	return 0 2>/dev/null || exit 0
+fi
+
+# l8attr FILE NAME: the value of data-NAME on the plot-area element.
+l8attr() { sed -n 's/.*class="plot-area"[^>]* data-'"$2"'="\([^"]*\)".*/\1/p' "$1" | head -n 1; }
+
+# l8check NAME FILE SERIES: well-formed, SERIES series and as many legend
+# entries, axes holding the data (x unless the x axis is categories).
+l8check() {
+	local name=$1 svg=$2 want=$3 got legend ok=1 why=""
+	if ! tests/bin/xmlcheck "$svg" >"$TMP/l8xml" 2>&1; then
+		fail "$name: well-formed SVG" "$(head -c 300 "$TMP/l8xml")"
+		return
+	fi
+	pass "$name: well-formed SVG ($(cat "$TMP/l8xml"))"
+	got=$(grep -c '<g class="series"' "$svg")
+	legend=$(grep -c '<g class="legend-entry"' "$svg")
+	if [ "$got" -eq "$want" ] && [ "$legend" -eq "$want" ] &&
+	   [ "$(l8attr "$svg" series)" = "$want" ]; then
+		pass "$name: $want series, $want legend entries"
+	else
+		fail "$name: series" "series $got, legend $legend, data-series $(l8attr "$svg" series); want $want"
+	fi
+	for ax in x y; do
+		[ -n "$(l8attr "$svg" ${ax}min)" ] || continue
+		if ! awk -v a="$(l8attr "$svg" axis-${ax}min)" -v lo="$(l8attr "$svg" ${ax}min)" \
+			 -v hi="$(l8attr "$svg" ${ax}max)" -v b="$(l8attr "$svg" axis-${ax}max)" \
+			 'BEGIN { e = 1e-9 * (b - a); exit !(a != "" && b != "" && a <= lo + e && hi <= b + e && a < b) }'; then
+			ok=0
+			why="$why $ax: axis $(l8attr "$svg" axis-${ax}min)..$(l8attr "$svg" axis-${ax}max), data $(l8attr "$svg" ${ax}min)..$(l8attr "$svg" ${ax}max);"
+		fi
+	done
+	if [ $ok = 1 ]; then pass "$name: the axes hold every point"
+	else fail "$name: the axes hold every point" "$why"; fi
+}
+
+# ------------------------------------------------------------ options
+"$P" --help >"$TMP/out" 2>"$TMP/err"
+if [ $? -eq 0 ] && grep -q '^usage: ' "$TMP/out" && [ ! -s "$TMP/err" ]; then
+	pass "plot --help: usage on stdout, exit 0"
+else
+	fail "plot --help: usage on stdout, exit 0" "$(head -c 200 "$TMP/err")"
+fi
+printf 'a,b\n1,2\n' >"$TMP/l8ab.csv"
+check_usage_error "plot: no --x" "$P" --y b "$TMP/l8ab.csv"
+check_usage_error "plot: no --y for a line" "$P" --x a "$TMP/l8ab.csv"
+check_usage_error "plot: unknown --kind" "$P" --x a --y b --kind pie "$TMP/l8ab.csv"
+check_usage_error "plot: --width too small" "$P" --x a --y b --width 10 "$TMP/l8ab.csv"
+check_usage_error "plot: --mark outside cdf" "$P" --x a --y b --mark p50 "$TMP/l8ab.csv"
+check_usage_error "plot: --mark junk" "$P" --x a --kind cdf --mark p200 "$TMP/l8ab.csv"
+check_usage_error "plot: --vline junk" "$P" --x a --y b --vline abc:x "$TMP/l8ab.csv"
+check_usage_error "plot: --style without --series" "$P" --x a --y b --style a "$TMP/l8ab.csv"
+check_usage_error "plot: unknown option" "$P" --x a --y b --fast "$TMP/l8ab.csv"
+check_usage_error "plot: two files" "$P" --x a --y b "$TMP/l8ab.csv" "$TMP/l8ab.csv"
+check_usage_error "plot: a missing column" "$P" --x a --y nosuch "$TMP/l8ab.csv"
+if head -n 1 "$TMP/err" | grep -q "nosuch.*no such column"; then
+	pass "plot: a missing column is named in the reason"
+else
+	fail "plot: a missing column is named in the reason" "$(head -c 300 "$TMP/err")"
+fi
+
+# ------------------------------------------------------------- parser
+# RFC 4180 with CRLF: quoted commas, doubled quotes, a newline inside a
+# quoted field, a comment line; the first "# " line is the title.
+printf '# test env line\r\nname,x,y\r\n"a, b",1,10\r\n"say ""hi""",2,20\r\n# skipped\r\n"a, b",3,30\r\n"two\r\nlines",4,40\r\n' >"$TMP/l8q.csv"
+if "$P" --x x --y y --series name "$TMP/l8q.csv" >"$TMP/l8q.svg" 2>"$TMP/err"; then
+	l8check "plot: quoted CSV with CRLF" "$TMP/l8q.svg" 3
+	if grep -q 'data-name="a, b" data-points="2"' "$TMP/l8q.svg" &&
+	   grep -q 'data-name="say &quot;hi&quot;"' "$TMP/l8q.svg" &&
+	   grep -q '<title>test env line</title>' "$TMP/l8q.svg"; then
+		pass "plot: quoted fields kept whole, quotes undoubled, the env line is the <title>"
+	else
+		fail "plot: quoted fields" "$(grep -o 'data-name="[^"]*" data-points="[0-9]*"\|<title>.*</title>' "$TMP/l8q.svg" | tr '\n' ' ')"
+	fi
+	cmp_num "plot: x range of the quoted CSV" "$(l8attr "$TMP/l8q.svg" xmax)" -eq 4
+else
+	fail "plot: quoted CSV with CRLF" "$(head -c 300 "$TMP/err")"
+fi
+
+check_exit "plot: empty input is an error" 1 "$P" --x a --y b /dev/null
+grep -q 'empty' "$TMP/err" && pass "plot: empty input says so" || fail "plot: empty input says so" "$(head -c 200 "$TMP/err")"
+printf '# only a comment\na,b\n' >"$TMP/l8h.csv"
+check_exit "plot: a header without rows is an error" 1 "$P" --x a --y b "$TMP/l8h.csv"
+printf 'a,b\n1,2\n3\n' >"$TMP/l8r.csv"
+check_exit "plot: a short row is an error" 1 "$P" --x a --y b "$TMP/l8r.csv"
+grep -q ':3: 1 fields' "$TMP/err" && pass "plot: the short row's line is named" || fail "plot: the short row's line is named" "$(head -c 200 "$TMP/err")"
+printf 'a,b\n1,x2\n' >"$TMP/l8n.csv"
+check_exit "plot: a cell that is not a number is an error" 1 "$P" --x a --y b "$TMP/l8n.csv"
+printf 'a,b\n1,"2\n' >"$TMP/l8u.csv"
+check_exit "plot: an unterminated quote is an error" 1 "$P" --x a --y b "$TMP/l8u.csv"
+check_exit "plot: a write error exits 1" 1 sh -c "'$P' --x a --y b '$TMP/l8ab.csv' >/dev/full"
+printf 'a,b\n1,5\n1,1\n1,3\n2,4\n' | "$P" --x a --y b --median >"$TMP/l8m.svg" 2>"$TMP/err"
+cmp_num "plot: --median keeps the middle value (3 of 5,1,3)" "$(l8attr "$TMP/l8m.svg" ymin)" -eq 3
+
+# Log axes cannot show 0: the point is left out and the picture says so.
+printf 'a,b\n0,5\n1,10\n100,20\n' | "$P" --x a --y b --logx >"$TMP/l8z.svg" 2>"$TMP/err"
+if [ "$(l8attr "$TMP/l8z.svg" dropped)" = 1 ] && grep -q 'not drawn' "$TMP/l8z.svg"; then
+	pass "plot: a zero on a log axis is left out and reported"
+else
+	fail "plot: a zero on a log axis" "dropped=$(l8attr "$TMP/l8z.svg" dropped)"
+fi
+l8check "plot: log x" "$TMP/l8z.svg" 1
+
+# CDF from samples: nearest rank, as bench_pct, so p50 of 1..4 is 2.
+printf 'v\n4\n1\n3\n2\n' | "$P" --x v --kind cdf --logy --mark p50,p99 >"$TMP/l8c.svg" 2>"$TMP/err"
+l8check "plot: cdf from samples" "$TMP/l8c.svg" 1
+if grep -q 'class="mark" data-q="p50" data-x="2"' "$TMP/l8c.svg" &&
+   grep -q 'class="mark" data-q="p99" data-x="4"' "$TMP/l8c.svg"; then
+	pass "plot: cdf marks p50 and p99 at the nearest-rank samples"
+else
+	fail "plot: cdf marks" "$(grep -o 'data-q="[^"]*" data-x="[^"]*"' "$TMP/l8c.svg" | tr '\n' ' ')"
+fi
+printf 'k,n\nA,3\nB,30\nA,4\n' | "$P" --x k --y n --kind bars >"$TMP/l8b.svg" 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q 'two values' "$TMP/err" &&
+	pass "plot: bars refuse two values for one category" ||
+	fail "plot: bars refuse two values for one category" "$(head -c 200 "$TMP/err")"
+
+# --------------------------------------------------- a real short run
+if PLOTS_DIR="$TMP/plots" FRAMES=2 VARIANCE_ITERS=2000 BYTES=512K \
+	tools/plots.sh >"$TMP/l8run" 2>"$TMP/l8err"; then
+	pass "plots.sh: a short run of every lab"
+	[ -s "$TMP/l8err" ] && fail "plots.sh: no progress when stderr is not a terminal" \
+		"$(head -c 200 "$TMP/l8err")" ||
+		pass "plots.sh: no progress when stderr is not a terminal"
+	l8check "plot lab1 faults" "$TMP/plots/plot-lab1-faults.svg" 1
+	cmp_num "plot lab1: eight steps" "$(l8attr "$TMP/plots/plot-lab1-faults.svg" categories)" -eq 8
+	l8check "plot lab1 time" "$TMP/plots/plot-lab1-time.svg" 1
+	l8check "plot lab2" "$TMP/plots/plot-lab2-latency.svg" 7
+	cmp_num "plot lab2: p50/p99/p99.9 on each row" \
+		"$(grep -c 'class="mark"' "$TMP/plots/plot-lab2-latency.svg")" -eq 21
+	l8check "plot lab4" "$TMP/plots/plot-lab4-cap.svg" 2
+	cmp_num "plot lab4: the 32 MiB cap is marked" \
+		"$(grep -c 'class="vline"' "$TMP/plots/plot-lab4-cap.svg")" -eq 1
+	cmp_num "plot lab4: 19 sizes a series" \
+		"$(grep -c 'data-points="19"' "$TMP/plots/plot-lab4-cap.svg")" -eq 2
+	n5=8; [ "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" -ge 2 ] || n5=4
+	l8check "plot lab5" "$TMP/plots/plot-lab5-pipe.svg" $n5
+	grep -q '<title># \|<title>glibc' "$TMP/plots/plot-lab4-cap.svg" &&
+		pass "plot lab4: the environment line is the <title>" ||
+		fail "plot lab4: the environment line is the <title>" "$(grep -m1 '<title>' "$TMP/plots/plot-lab4-cap.svg")"
+else
+	fail "plots.sh: a short run of every lab" "$(tail -c 300 "$TMP/l8err")"
+fi
+# A run that fails stops everything and names itself.
+FRAMES=0 PLOTS_DIR="$TMP/plots0" tools/plots.sh >"$TMP/out" 2>"$TMP/err"
+if [ $? -ne 0 ] && grep -q 'run failed: .*frames' "$TMP/err"; then
+	pass "plots.sh: a failed run stops it and is named"
+else
+	fail "plots.sh: a failed run stops it and is named" "$(head -c 300 "$TMP/err")"
+fi
+# Progress appears on a terminal (script gives the run one), before the
+# failing first run stops it.
+if command -v script >/dev/null 2>&1; then
+	script -qec "FRAMES=0 PLOTS_DIR='$TMP/plots0' tools/plots.sh" /dev/null >"$TMP/out" 2>&1
+	grep -q 'plots: Lab 1, run 1 of 8' "$TMP/out" &&
+		pass "plots.sh: progress on a terminal" ||
+		fail "plots.sh: progress on a terminal" "$(head -c 300 "$TMP/out")"
+else
+	skip "plots.sh: progress on a terminal" "script (util-linux) is not installed"
+fi
+# A bar of exactly 1 on a log axis must still have height: the axis starts
+# a decade below it.
+printf 'k,n\nA,1\nB,30\n' | "$P" --x k --y n --kind bars --logy >"$TMP/l8one.svg" 2>"$TMP/err"
+if awk -v a="$(l8attr "$TMP/l8one.svg" axis-ymin)" 'BEGIN { exit !(a != "" && a < 1) }'; then
+	pass "plot: a log bar of 1 starts below the axis floor"
+else
+	fail "plot: a log bar of 1 starts below the axis floor" "axis-ymin $(l8attr "$TMP/l8one.svg" axis-ymin)"
+fi

@@ -1,0 +1,297 @@
+#!/usr/bin/env bash
+# tools/submit.sh - `make submit`: run every lab's graded steps and write
+# ONE self-describing text file for a grader, submissions/<who>-<date>.txt.
+#
+#   make submit STUDENT=ada            (knobs: FRAMES SCALE VARIANCE_ITERS
+#                                       COUNT_LARGE BYTES; OUT=path)
+#   tools/grade.sh submissions/ada-*.txt
+#
+# The file: a header of `key: value` lines (who, when, the kit's version,
+# the compiler and flags, the glibc the programs really ran with, kernel,
+# CPU, virtualisation, page size, THP, the zero-page probe, every allocator
+# setting inherited from the environment, the knobs), then one record per
+# graded run:
+#   @run STEP_ID
+#   cmd: the exact command          env: what the step itself set
+#   csv: the program's CSV header   csv: its row(s)
+#   syscalls: brk=N mmap=N munmap=N        (runs under strace -c)
+#   write: fd=N addr_mod_4096=N calls=N bytes=N   (Lab 5, strace -e raw=write)
+#   @end
+# then a human-readable summary made from those records.  Every program runs
+# directly with --csv: nothing here depends on a make target's human output.
+#
+# System calls per frame: each Lab 1 mode also runs under strace at 2 and at
+# 4 frames.  The difference is exactly two steady-state frames' calls; the
+# start-up calls (loader, libc, the environment check's probe) cancel, and
+# their number depends on the glibc and loader, not on the lesson.  Lab 2's
+# forced-mmap row does the same at 1 and at VARIANCE_ITERS iterations.
+#
+# Any run that fails stops everything with the reason and exit 1; the file
+# is written as NAME.part and renamed only when complete.  Progress goes to
+# stderr, and only when stderr is a terminal.  The last line on stdout is
+# `submission: PATH`.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+PROG=submit
+
+usage() {
+	echo "usage: tools/submit.sh   (environment: STUDENT FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES OUT)" >&2
+	exit 2
+}
+case ${1:-} in
+-h|--help) echo "usage: tools/submit.sh   (environment: STUDENT FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES OUT)"; exit 0 ;;
+'') ;;
+*) echo "$PROG: unexpected argument '$1'" >&2; usage ;;
+esac
+
+# The knobs.  Defaults keep the whole run near a minute of CPU on the kit's
+# 2-vCPU VM (Lab 1's untuned frames cost ~0.3 s of CPU each); the graded
+# counts scale with them, so any values grade.
+FRAMES=${FRAMES:-10}
+SCALE=${SCALE:-10}
+VARIANCE_ITERS=${VARIANCE_ITERS:-20000}
+COUNT_LARGE=${COUNT_LARGE:-1000}
+BYTES=${BYTES:-16M}
+whole() { # NAME VALUE MIN: a whole number >= MIN, or exit 2
+	case $2 in ''|*[!0-9]*) echo "$PROG: $1 wants a whole number, not '$2'" >&2; usage ;; esac
+	[ "$2" -ge "$3" ] 2>/dev/null || { echo "$PROG: $1 must be at least $3, not '$2'" >&2; usage; }
+}
+whole FRAMES "$FRAMES" 1
+whole SCALE "$SCALE" 1
+whole VARIANCE_ITERS "$VARIANCE_ITERS" 2
+whole COUNT_LARGE "$COUNT_LARGE" 1
+case $BYTES in
+[1-9]*[KMG]|[1-9]*) bytes_n=${BYTES%[KMG]}
+	case $bytes_n in *[!0-9]*) echo "$PROG: BYTES wants a size like 16M, not '$BYTES'" >&2; usage ;; esac ;;
+*) echo "$PROG: BYTES wants a size like 16M, not '$BYTES'" >&2; usage ;;
+esac
+case $BYTES in
+*K) bytes_n=$(( bytes_n << 10 )) ;; *M) bytes_n=$(( bytes_n << 20 )) ;; *G) bytes_n=$(( bytes_n << 30 )) ;;
+esac
+
+for p in frames malloc_variance threads yes; do
+	[ -x "./$p" ] || { echo "$PROG: ./$p is not built; run make (make submit builds it)" >&2; exit 1; }
+done
+
+STUDENT=${STUDENT:-$(id -un 2>/dev/null || echo student)@$(uname -n)}
+case $STUDENT in *[!A-Za-z0-9@._-]*) echo "$PROG: STUDENT may hold letters, digits and @._- only, not '$STUDENT'" >&2; usage ;; esac
+STAMP=$(date -u '+%Y%m%d-%H%M%S')
+OUT=${OUT:-submissions/$STUDENT-$STAMP.txt}
+mkdir -p "$(dirname "$OUT")" || exit 1
+PART=$OUT.part
+WORK=$(mktemp -d) || exit 1
+trap 'rm -rf "$WORK"; rm -f "$PART"' EXIT
+trap 'exit 130' INT TERM
+
+# --------------------------------------------------------------- the header
+# One fact per line.  The glibc and the zero-page probe come from the
+# programs themselves (frames --csv), not from ldd: the running glibc is the
+# one that decided the counts.
+./frames --csv --frames 1 --size 1M >"$WORK/probe.csv" 2>"$WORK/probe.err" ||
+	{ echo "$PROG: ./frames does not run: $(head -c 300 "$WORK/probe.err")" >&2; exit 1; }
+col() { tools/csvget "$1" "$WORK/probe.csv"; }
+kit=$(git describe --always --dirty 2>/dev/null) || kit="unknown (not a checkout)"
+[ -n "$kit" ] || kit="unknown (not a checkout)"
+cc_name=${CC:-cc}
+compiler=$($cc_name --version 2>/dev/null | head -n 1)
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
+if command -v systemd-detect-virt >/dev/null 2>&1; then
+	virt="$(systemd-detect-virt 2>/dev/null) (systemd-detect-virt)"
+elif grep -qw hypervisor /proc/cpuinfo 2>/dev/null; then
+	virt="a hypervisor (cpuinfo flag)"
+else
+	virt="none seen (no hypervisor flag)"
+fi
+# The ELF class of the binary that ran: byte 5 is 1 for 32-bit, 2 for 64-bit.
+bits=$(od -An -tu1 -j4 -N1 frames 2>/dev/null | tr -d ' ')
+case $bits in 1) bits=32 ;; 2) bits=64 ;; *) bits=unknown ;; esac
+menv=$(env | grep '^MALLOC_' | sort | tr '\n' ' ' | sed 's/ $//')
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true >/dev/null 2>&1; then
+	have_strace=1; strace_v=$(strace -V 2>/dev/null | head -n 1)
+else
+	have_strace=0; strace_v="none (not installed or ptrace denied): system-call checks are skipped"
+fi
+
+{
+	echo "# malloc-labs submission: check it with tools/grade.sh FILE"
+	echo "format: malloc-labs-submission 1"
+	echo "student: $STUDENT"
+	echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+	echo "kit: $kit"
+	echo "compiler: ${compiler:-unknown ($cc_name)}"
+	echo "cflags: ${CFLAGS:-(not passed; the Makefile default is -std=gnu11 -Wall -Wextra -O2 -g)}"
+	echo "binary_bits: $bits"
+	echo "glibc: $(col glibc)"
+	echo "kernel: $(uname -srm)"
+	echo "cpu: ${cpu:-unknown}"
+	echo "cpus: $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo unknown)"
+	echo "virtualisation: $virt"
+	echo "page_bytes: $(col page_bytes)"
+	echo "thp: $(col thp)"
+	echo "mthp: $(col mthp)"
+	echo "read_faults_per_page: $(col read_faults_per_page)"
+	echo "glibc_tunables: ${GLIBC_TUNABLES-(unset)}"
+	echo "malloc_env: ${menv:-(none)}"
+	echo "ld_preload: ${LD_PRELOAD-(unset)}"
+	echo "malloc_owner: $(col malloc_owner)"
+	echo "strace: $strace_v"
+	echo "frames: $FRAMES"
+	echo "scale: $SCALE"
+	echo "variance_iters: $VARIANCE_ITERS"
+	echo "count_large: $COUNT_LARGE"
+	echo "bytes: $BYTES"
+	echo "bytes_per_run: $bytes_n"
+	echo
+} >"$PART" || exit 1
+
+# ---------------------------------------------------------------- the steps
+# One line a step: ID|KIND|ENV|ARGS.  KIND: run (plain), sc (strace -c of
+# brk, mmap, munmap), wr (strace of write() with raw arguments).  ENV is what
+# the step itself sets ('-' for nothing).  tools/grade.sh rebuilds the same
+# commands from the header's knobs and checks them.
+NO_TRIM=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295
+N4=$(( 100 / SCALE )); [ "$N4" -ge 1 ] || N4=1
+NV=$(( 300 / SCALE )); [ "$NV" -ge 1 ] || NV=1
+THR=268435456 TRIM=536870912
+steps() {
+	local id env args
+	while IFS='|' read -r id env args; do
+		echo "lab1.$id|run|$env|./frames --csv --frames $FRAMES $args"
+		[ $have_strace = 1 ] || continue
+		echo "lab1.$id.strace2|sc|$env|./frames --csv --frames 2 $args"
+		echo "lab1.$id.strace4|sc|$env|./frames --csv --frames 4 $args"
+	done <<-EOF
+	default-malloc|-|--alloc malloc
+	default-calloc|-|--alloc calloc
+	mmap-max-0|GLIBC_TUNABLES=glibc.malloc.mmap_max=0|--alloc malloc
+	no-trim|GLIBC_TUNABLES=$NO_TRIM|--alloc malloc
+	tune-malloc|-|--tune --alloc malloc
+	tune-calloc|-|--tune --alloc calloc
+	tune-memset|-|--tune --alloc memset
+	perturb|GLIBC_TUNABLES=glibc.malloc.perturb=170|--alloc malloc
+	once|-|--alloc once
+	EOF
+	echo "lab2.all|run|-|./malloc_variance all --csv --iters $VARIANCE_ITERS"
+	if [ $have_strace = 1 ]; then
+		echo "lab2.mmap.strace1|sc|-|./malloc_variance large-mmap --csv --iters 1"
+		echo "lab2.mmap.straceN|sc|-|./malloc_variance large-mmap --csv --iters $VARIANCE_ITERS"
+	fi
+	echo "lab3.pre25|run|-|./threads --csv --mode pre25 1280000 $COUNT_LARGE 2"
+	echo "lab3.tuned|run|-|./threads --csv --mode tuned 1280000 $COUNT_LARGE 2"
+	echo "lab4.30M|run|-|./frames --csv --alloc memset --size 30M --frames $N4"
+	echo "lab4.32M|run|-|./frames --csv --alloc memset --size 32M --frames $N4"
+	echo "lab4.34M|run|-|./frames --csv --alloc memset --size 34M --frames $N4"
+	echo "lab4.34M-envvars|run|MALLOC_MMAP_THRESHOLD_=$THR MALLOC_TRIM_THRESHOLD_=$TRIM|./frames --csv --alloc memset --size 34M --frames $N4"
+	echo "lab4.34M-tunables|run|GLIBC_TUNABLES=glibc.malloc.mmap_threshold=$THR:glibc.malloc.trim_threshold=$TRIM|./frames --csv --alloc memset --size 34M --frames $N4"
+	echo "lab4.8M-vary|run|-|./frames --csv --alloc memset --size 8M --vary 1536K --frames $NV"
+	local s a k
+	for s in 4K 16K 1M; do
+		for a in malloc page page+8 page+16; do
+			[ $have_strace = 1 ] && k=wr || k=run
+			echo "lab5.$s.$a|$k|-|./yes --csv --size $s --align $a --reps 1 --bytes $BYTES"
+		done
+	done
+}
+steps >"$WORK/steps" || exit 1
+total=$(wc -l <"$WORK/steps")
+start=$SECONDS
+tty=0; [ -t 2 ] && tty=1
+
+# summarise_writes LOG: one "write:" line per (process, fd, buffer address)
+# that wrote: the address mod 4096 is its last three hex digits.
+summarise_writes() {
+	awk '
+	function hex(s,    i, v) { s = tolower(s); v = 0
+		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v }
+	match($0, /write\(0x[0-9a-fA-F]+, 0x[0-9a-fA-F]+, 0x[0-9a-fA-F]+/) {
+		split(substr($0, RSTART + 6, RLENGTH - 6), a, /, /)
+		fd = hex(substr(a[1], 3)); ad = substr(a[2], 3); len = hex(substr(a[3], 3))
+		key = $1 " " fd " " ad
+		if (!(key in calls)) { order[++n] = key; mod[key] = hex(substr(ad, length(ad) - 2)); fdof[key] = fd }
+		calls[key]++; bytes[key] += len
+	}
+	END { for (i = 1; i <= n; i++) { k = order[i]
+		printf "write: fd=%d addr_mod_4096=%d calls=%d bytes=%.0f\n", fdof[k], mod[k], calls[k], bytes[k] } }' "$1"
+}
+
+i=0
+while IFS='|' read -r id kind envs args; do
+	i=$((i + 1))
+	[ $tty = 1 ] && printf '\r\033[K%s: step %d of %d: %s (%d s so far)' "$PROG" "$i" "$total" "$id" $((SECONDS - start)) >&2
+	envv=(); [ "$envs" = - ] || read -r -a envv <<<"$envs"
+	read -r -a argv <<<"$args"
+	case $kind in
+	run) cmd=("${argv[@]}") ;;
+	sc)  cmd=(strace -f -c -e trace=brk,mmap,munmap -o "$WORK/sc.log" "${argv[@]}") ;;
+	wr)  cmd=(strace -f -e trace=write -e raw=write -o "$WORK/wr.log" "${argv[@]}") ;;
+	esac
+	t0=$SECONDS
+	if ! env ${envv[@]+"${envv[@]}"} "${cmd[@]}" >"$WORK/out" 2>"$WORK/err"; then
+		[ $tty = 1 ] && printf '\r\033[K' >&2
+		echo "$PROG: step $id failed: ${envv[*]} ${cmd[*]}" >&2
+		head -c 600 "$WORK/err" >&2
+		echo "$PROG: no submission written" >&2
+		exit 1
+	fi
+	if ! grep -q , "$WORK/out"; then
+		echo "$PROG: step $id printed no CSV: ${cmd[*]}" >&2
+		exit 1
+	fi
+	{
+		echo "@run $id"
+		echo "cmd: ${cmd[*]}"
+		echo "env: ${envs/#-/(none)}"
+		echo "wall_s: $((SECONDS - t0)) (not graded)"
+		sed 's/^/csv: /' "$WORK/out"
+		if [ "$kind" = sc ]; then
+			printf 'syscalls:'
+			for s in brk mmap munmap; do
+				printf ' %s=%s' $s "$(awk -v s=$s '$NF == s { print $4; f = 1; exit } END { if (!f) print 0 }' "$WORK/sc.log")"
+			done
+			echo
+		fi
+		[ "$kind" = wr ] && summarise_writes "$WORK/wr.log"
+		echo "@end"
+		echo
+	} >>"$PART" || exit 1
+done <"$WORK/steps"
+[ $tty = 1 ] && printf '\r\033[K' >&2
+
+# ------------------------------------------------------ for a person to read
+# Tables made from the records above (the same numbers, laid out), and the
+# environment check as the programs print it.  Times: recorded, not graded.
+{
+	echo "@human"
+	echo "The environment check, as every program prints it:"
+	./frames --env
+	echo
+	awk -f tools/csv.awk -f /dev/stdin "$PART" <<-'AWK'
+	/^@run / { id = $2; nh = 0; next }
+	/^csv: / { line = substr($0, 6)
+		if (!nh) { nh = csv_split(line, h); next }
+		csv_split(line, f); for (k = 1; k <= nh; k++) v[h[k]] = f[k]
+		if (id ~ /^lab[14]\./ && id !~ /strace/) {
+			if (!t[substr(id, 1, 4)]++) printf "%s", (id ~ /^lab4/ ? "\n" : "")
+			if (t[substr(id, 1, 4)] == 1) printf "%-22s %7s %12s %10s %10s %9s\n", "frames step", "frames", "minor faults", "corrupt", "from mmap", "time (s)"
+			printf "%-22s %7s %12s %10s %10s %9s\n", id, v["frames"], v["minor_faults"], v["corrupt_pixels"], v["mmap_frames"], v["time_s"]
+		} else if (id ~ /^lab2\.all/) {
+			if (!t2++) printf "\n%-30s %9s %9s %10s %6s\n", "malloc_variance row", "p50 ns", "p99.9 ns", "faults/it", "via"
+			printf "%-30s %9s %9s %10s %6s\n", v["label"], v["p50_ns"], v["p999_ns"], v["faults_per_iter"], v["via"]
+		} else if (id ~ /^lab3\./) {
+			if (!t3++) printf "\n%-12s %9s %12s %9s %14s %9s\n", "threads", "requests", "minor faults", "mmapped", "mmapped pages", "time (s)"
+			printf "%-12s %9s %12s %9s %14s %9s\n", id, v["requests"], v["minor_faults"], v["mmapped"], v["mmapped_pages"], v["time_s"]
+		} else if (id ~ /^lab5\./) {
+			if (!t5++) printf "\n%-20s %9s %13s %8s %8s\n", "yes run", "writes", "addr % 4096", "GiB/s", "sleeps"
+			printf "%-20s %9s %13s %8s %8s\n", id, v["writes"], (("addr_mod_page" in v) ? v["addr_mod_page"] : v["addr_mod_4096"]), v["gib_per_s"], v["writer_sleeps"] + v["reader_sleeps"]
+		}
+	}
+	END { print "\n(times and GiB/s are measurements: recorded, not graded)" }
+	AWK
+	echo "@end"
+} >"$WORK/human" && cat "$WORK/human" >>"$PART" || exit 1
+
+mv "$PART" "$OUT" || exit 1
+trap 'rm -rf "$WORK"' EXIT
+echo "$PROG: $total runs in $((SECONDS - start)) s" >&2
+echo "submission: $OUT"
