@@ -194,6 +194,7 @@ MALLOC_LABS_TEST='a,"b"' MALLOC_X_='a,"b"' ./threads --csv --mode tuned --live 4
 	>"$TMP/l3_csv"
 l3_says "threads --csv: a field with a comma and quotes is quoted, quotes doubled" \
 	"$TMP/l3_csv" ',"MALLOC_X_=a,""b""",'
+# (MALLOC_LABS_* are the kit's own variables, not malloc's: left out.)
 [ "$(tools/csvget malloc_env "$TMP/l3_csv")" = 'MALLOC_X_=a,"b"' ] &&
 	pass "threads --csv: tools/csvget reads the quoted field back whole" ||
 	fail "threads --csv: quoted field read back" "$(tools/csvget malloc_env "$TMP/l3_csv")"

@@ -739,7 +739,8 @@ static void env_print_header(FILE *out)
 }
 
 /* The same facts for a CSV row: call env_csv_header() at the end of the
- * header line and env_csv_fields() at the end of each row. */
+ * header line and env_csv_fields() at the end of each row.  malloc_env
+ * holds every MALLOC_* variable except the kit's own MALLOC_LABS_*. */
 #define ENV_CSV_COLUMNS ",glibc,thp,mthp,page_bytes,read_faults_per_page,glibc_tunables," \
 	"malloc_env,ld_preload,malloc_owner"
 
@@ -758,7 +759,7 @@ static void env_csv_fields(FILE *out)
 
 	menv[0] = '\0';
 	for (char **e = environ; *e; e++)
-		if (!strncmp(*e, "MALLOC_", 7) && n < sizeof menv)
+		if (!strncmp(*e, "MALLOC_", 7) && strncmp(*e, "MALLOC_LABS_", 12) && n < sizeof menv)
 			n += (size_t)snprintf(menv + n, sizeof menv - n, "%s%s", n ? " " : "", *e);
 	fprintf(out, ",%s,", gnu_get_libc_version());
 	bench_csv_str(out, env_thp(thp, sizeof thp));
