@@ -392,7 +392,7 @@ END {
 		s = "lab5." L5S[i] "." L5A[j]; sz = L5B[L5S[i]]
 		check(s, s, "writes", V[s, "writes"], ceil(B / sz), 0, 1, "plain")
 		check(s, s, "short_writes", V[s, "short_writes"], 0, 0, 1, "plain")
-		# yes's CSV column: addr_mod_page (addr_mod_4096 before page size came from sysconf)
+		# the CSV column of yes: addr_mod_page (addr_mod_4096 before the page size came from sysconf)
 		mod = ((s, "addr_mod_page") in V) ? V[s, "addr_mod_page"] : V[s, "addr_mod_4096"]
 		if (L5A[j] == "malloc" && sz >= MIB) check(s, s, "addr_mod_4096", mod, 16, 0, 1, "alloc")
 		else if (L5A[j] == "malloc") check(s, s, "addr_mod_16", (isnum(mod) ? mod % 16 : mod), 0, 0, 1, "alloc")
