@@ -12,35 +12,63 @@ cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
 mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
 virt=$(grep -qw hypervisor /proc/cpuinfo 2>/dev/null && echo "virtual machine" || echo "no hypervisor flag")
 
+# Everything is written beside its final name as .part and moved into
+# place only when every recording has succeeded: a failed run, or a full
+# disk, leaves results/ exactly as it was and the script exits 1.
+parts=()
+discard() { [ ${#parts[@]} -eq 0 ] || rm -f "${parts[@]}"; }
+trap discard EXIT
+
 # record NAME COMMAND...: run COMMAND, keep its output as results/NAME.txt
 record() {
-	local name=$1 out=results/$1.txt
+	local name=$1 out=results/$1.txt t0 rc
 	shift
-	echo "recording $out: $*"
+	echo "recording $out: $*" >&2
+	t0=$(date +%s)
 	{
 		echo "# recorded by 'make reference' with: $*"
 		echo "# machine: $(uname -n): ${cpu:-unknown CPU}, $(nproc) CPUs, $mem, $virt; $(date -u '+%Y-%m-%d %H:%M UTC')"
 		"$@" 2>&1
-	} >"$out.part" && mv "$out.part" "$out"
+		rc=$?
+		echo "# took $(( $(date +%s) - t0 )) s; exit status $rc"
+		exit $rc
+	} >"$out.part"
+	rc=$?
+	parts+=("$out.part")
+	if [ $rc -ne 0 ]; then
+		echo "record: '$*' failed (exit $rc); results/ left as it was. Its output:" >&2
+		tail -n 5 "$out.part" >&2
+		exit 1
+	fi
 }
 
 for target in "$@"; do
 	case $target in
-	lab1) record lab1-run make --no-print-directory run ;;
-	lab2) record lab2-variance make --no-print-directory variance
-	      record lab2-variance-strace make --no-print-directory variance-strace ;;
+	lab1) record lab1-run make --no-print-directory lab1 ;;
+	lab2) record lab2-variance make --no-print-directory lab2
+	      record lab2-tunables make --no-print-directory lab2-tunables
+	      record lab2-variance-strace make --no-print-directory lab2-strace ;;
 	lab3) record lab3-bug1541 make --no-print-directory lab3
 	      record lab3-tunables make --no-print-directory lab3-tunables ;;
-	lab4) record lab4-sizes make --no-print-directory sizes
+	lab4) record lab4-sizes make --no-print-directory lab4
 	      record lab4-gotcha make --no-print-directory gotcha ;;
-	lab5) record lab5-yes make --no-print-directory yes-table ;;
+	lab5) record lab5-yes make --no-print-directory lab5
+	      record lab5-tunables make --no-print-directory lab5-tunables ;;
 	# The submission is kept exactly as make submit wrote it (the grader
-	# reads its header); the grade gets the usual header.
+	# reads its header); the grade gets the usual header.  Exit 0 from
+	# the grader is the only acceptable grade for the reference.
 	submission)
-		echo "recording results/reference-submission.txt: make submit"
-		OUT=results/reference-submission.txt STUDENT=reference make --no-print-directory submit ||
-			{ echo "record: make submit failed" >&2; exit 1; }
-		record reference-grade tools/grade.sh results/reference-submission.txt ;;
+		echo "recording results/reference-submission.txt: make submit" >&2
+		OUT=results/reference-submission.txt.part STUDENT=reference \
+			make --no-print-directory submit >&2 ||
+			{ echo "record: make submit failed; results/ left as it was" >&2; exit 1; }
+		parts+=(results/reference-submission.txt.part)
+		record reference-grade tools/grade.sh results/reference-submission.txt.part ;;
 	*) echo "usage: $0 lab1|lab2|lab3|lab4|lab5|submission..." >&2; exit 2 ;;
 	esac
 done
+for p in "${parts[@]}"; do
+	mv "$p" "${p%.part}" || exit 1
+done
+parts=()
+echo "record: results/ rewritten ($# item(s))" >&2
