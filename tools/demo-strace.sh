@@ -11,8 +11,8 @@ prog=demo-strace
 FRAMES=${FRAMES:-20}
 die() { echo "$prog: $*" >&2; exit 1; }
 
-[[ $FRAMES =~ ^[1-9][0-9]{0,6}$ ]] && [ "$FRAMES" -le 1000000 ] ||
-	{ echo "$prog: FRAMES wants a whole number from 1 to 1000000, not '$FRAMES'" >&2; exit 2; }
+. tools/lib.sh
+need_count FRAMES "$FRAMES" 1000000
 [ -x ./frames ] || die "./frames is not built; run make"
 TMPD=$(mktemp -d) || die "cannot make a temporary directory"
 trap 'rm -rf "$TMPD"' EXIT

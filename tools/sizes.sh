@@ -18,8 +18,8 @@ SCALE=${SCALE:-1}
 MODE=${1:-table}
 die() { echo "$prog: $*" >&2; exit 1; }
 
-[[ $SCALE =~ ^[1-9][0-9]{0,6}$ ]] && [ "$SCALE" -le 1000000 ] ||
-	{ echo "$prog: SCALE wants a whole number from 1 to 1000000, not '$SCALE'" >&2; exit 2; }
+. tools/lib.sh
+need_count SCALE "$SCALE" 1000000
 case $MODE in
 table|tunables|strace) ;;
 *) echo "$prog: no mode '$MODE' (usage: $0 [table|tunables|strace])" >&2; exit 2 ;;
@@ -84,17 +84,8 @@ table() {
 	echo "Both tuned columns should show about one block's pages for the whole run."
 }
 
-# show WORDS...: the command as typed; a long one broken after its VAR=value words.
-show() {
-	local envs='' cmd
-	while [ $# -gt 1 ] && [[ $1 == *=* ]]; do envs="$envs$1 "; shift; done
-	cmd="$*"
-	if [ $(( ${#envs} + ${#cmd} + 2 )) -gt 96 ] && [ -n "$envs" ]; then
-		printf '\n$ %s\\\n    %s\n' "$envs" "$cmd"
-	else
-		printf '\n$ %s%s\n' "$envs" "$cmd"
-	fi
-}
+# show WORDS...: a blank line, then the command as typed (tools/lib.sh).
+show() { echo; show_cmd "$@"; }
 
 tunables() {
 	local n setting

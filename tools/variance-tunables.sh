@@ -15,9 +15,8 @@ prog=variance-tunables
 ITERS=${VARIANCE_ITERS:-200000}
 die() { echo "$prog: $*" >&2; exit 1; }
 
-[[ $ITERS =~ ^[1-9][0-9]{0,7}$ ]] && [ "$ITERS" -le 25000000 ] ||
-	{ echo "$prog: VARIANCE_ITERS wants a whole number from 1 to 25000000, not '$ITERS'" >&2
-	  exit 2; }
+. tools/lib.sh
+need_count VARIANCE_ITERS "$ITERS" 25000000
 [ -x ./malloc_variance ] || die "./malloc_variance is not built; run make"
 TMPD=$(mktemp -d) || die "cannot make a temporary directory"
 trap 'rm -rf "$TMPD"' EXIT

@@ -10,6 +10,7 @@
 # the walkthrough with its reason and a non-zero exit.
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
+. tools/lib.sh
 prog=walkthrough
 FRAMES=${FRAMES:-100}
 OUT=${RUN_DIR:-.run}
@@ -45,16 +46,7 @@ env_lines() { awk '!/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/';
 
 # show WORDS...: the command as a student would type it; a long one is
 # broken after its VAR=value words with a backslash, still valid shell.
-show() {
-	local envs='' cmd
-	while [ $# -gt 1 ] && [[ $1 == *=* ]]; do envs="$envs$1 "; shift; done
-	cmd="$*"
-	if [ $(( ${#envs} + ${#cmd} + 2 )) -gt 96 ] && [ -n "$envs" ]; then
-		printf '$ %s\\\n    %s\n' "$envs" "$cmd"
-	else
-		printf '$ %s%s\n' "$envs" "$cmd"
-	fi
-}
+show() { show_cmd "$@"; }      # tools/lib.sh
 
 # run NAME WORDS...: echo the command, run it (leading VAR=value words
 # become its environment), keep its output as RUN_DIR/NAME.txt.  A failed

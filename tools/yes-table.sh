@@ -15,6 +15,7 @@
 # times that).  Checked before anything runs; a failed run stops it all.
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
+. tools/lib.sh
 prog=yes-table
 BYTES=${BYTES:-128M}
 MODE=${1:-table}
@@ -44,16 +45,7 @@ trap 'rm -rf "$TMPD"' EXIT
 
 # say WORDS...: the command as typed; a long one broken after its
 # VAR=value words with a backslash (still valid shell).
-say() {
-	local envs='' cmd
-	while [ $# -gt 1 ] && [[ $1 == *=* ]]; do envs="$envs$1 "; shift; done
-	cmd="$*"
-	if [ $(( ${#envs} + ${#cmd} + 2 )) -gt 96 ] && [ -n "$envs" ]; then
-		printf '\n$ %s\\\n    %s\n' "$envs" "$cmd"
-	else
-		printf '\n$ %s%s\n' "$envs" "$cmd"
-	fi
-}
+say() { echo; show_cmd "$@"; }
 # run WORDS...: print and run; the environment check was printed once at
 # the top, so a run shows only what it adds (its # set: and # warning: lines).
 run() {
