@@ -25,14 +25,14 @@ record() {
 	shift
 	echo "recording $out: $*" >&2
 	t0=$(date +%s)
-	{
+	(       # a subshell: its exit ends only the recording, not the script
 		echo "# recorded by 'make reference' with: $*"
 		echo "# machine: $(uname -n): ${cpu:-unknown CPU}, $(nproc) CPUs, $mem, $virt; $(date -u '+%Y-%m-%d %H:%M UTC')"
 		"$@" 2>&1
 		rc=$?
 		echo "# took $(( $(date +%s) - t0 )) s; exit status $rc"
 		exit $rc
-	} >"$out.part"
+	) >"$out.part"
 	rc=$?
 	parts+=("$out.part")
 	if [ $rc -ne 0 ]; then
