@@ -296,3 +296,16 @@ if cat "$W6".l* "$W6.demo" | grep -qi 'goal'; then
 else
 	pass "no target prints a 'goal'"
 fi
+
+# make reference is all-or-nothing: a recording that fails (here Lab 4's
+# knob, refused before anything runs) leaves no file and no .part behind,
+# earlier recordings of the same call included, and exits 1.
+mkdir -p "$TMP/rec"
+RESULTS_DIR=$TMP/rec VARIANCE_ITERS=2000 SCALE=0 tools/record.sh lab2 lab4 >"$TMP/rec.out" 2>&1 </dev/null
+rc=$?
+if [ $rc -eq 1 ] && [ -z "$(ls -A "$TMP/rec")" ] && grep -q "left as it was" "$TMP/rec.out"; then
+	pass "record.sh: a failed recording leaves nothing behind and exits 1"
+else
+	fail "record.sh: a failed recording" "exit $rc, left: $(ls -A "$TMP/rec" | tr '\n' ' ') $(tail -n 2 "$TMP/rec.out")"
+fi
+check_exit "record.sh: an unknown item is a usage error" 2 tools/record.sh lab9
