@@ -727,12 +727,10 @@ static void print_csv(const struct options *o, const struct policy *p,
 
 /* -------------------------------------------------------------- options */
 
-/* bench_parse_* let strtoull skip leading white space (a tab passes where
- * a space does not); a number here starts with a digit. */
+/* A count, or with `sized` a byte size with K/M/G.  Both bench.h parsers
+ * want a digit first: a blank, a tab or a sign is refused. */
 static int parse_number(const char *s, uint64_t min, uint64_t max, int sized, uint64_t *v)
 {
-	if (!s || !isdigit((unsigned char)*s))
-		return -1;
 	return sized ? bench_parse_size(s, min, max, v) : bench_parse_u64(s, min, max, v);
 }
 
