@@ -9,7 +9,6 @@ set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 prog=demo-strace
 FRAMES=${FRAMES:-20}
-die() { echo "$prog: $*" >&2; exit 1; }
 
 . tools/lib.sh
 need_count FRAMES "$FRAMES" 1000000

@@ -1,6 +1,9 @@
 # tools/lib.sh - shell helpers shared by the kit's scripts (sourced, not
 # run).  Each script sets `prog` (its name in messages) before using them.
 
+# die MESSAGE: a failure of the run, not of the user's input: exit 1.
+die() { echo "$prog: $*" >&2; exit 1; }
+
 # need_count NAME VALUE MAX: VALUE must be a whole number from 1 to MAX,
 # or the script stops before running anything: one line, exit 2.
 need_count() {

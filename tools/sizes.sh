@@ -16,7 +16,6 @@ cd "$(dirname "$0")/.." || exit 1
 prog=sizes
 SCALE=${SCALE:-1}
 MODE=${1:-table}
-die() { echo "$prog: $*" >&2; exit 1; }
 
 . tools/lib.sh
 need_count SCALE "$SCALE" 1000000

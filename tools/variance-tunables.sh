@@ -13,7 +13,6 @@ set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 prog=variance-tunables
 ITERS=${VARIANCE_ITERS:-200000}
-die() { echo "$prog: $*" >&2; exit 1; }
 
 . tools/lib.sh
 need_count VARIANCE_ITERS "$ITERS" 25000000

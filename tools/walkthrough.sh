@@ -16,7 +16,6 @@ FRAMES=${FRAMES:-100}
 OUT=${RUN_DIR:-.run}
 
 bad_usage() { echo "$prog: $*" >&2; exit 2; }
-die() { echo "$prog: $*" >&2; exit 1; }
 
 # Every knob and argument is checked before anything runs.
 [[ $FRAMES =~ ^[1-9][0-9]{0,6}$ ]] && [ "$FRAMES" -le 1000000 ] ||

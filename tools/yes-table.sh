@@ -19,7 +19,6 @@ cd "$(dirname "$0")/.." || exit 1
 prog=yes-table
 BYTES=${BYTES:-128M}
 MODE=${1:-table}
-die() { echo "$prog: $*" >&2; exit 1; }
 
 # BYTES as ./yes takes it, in the spelling make help shows: a whole number
 # with an optional K, M or G; at most 16G (GNU yes then gets 128G).
