@@ -215,110 +215,299 @@ static int huge_pages_may_apply(const struct options *o, const struct policy *po
 	return !o->no_thp && (!strcmp(e, "always") || (pol->hugetlb == 1 && !strcmp(e, "madvise")));
 }
 
-struct prediction {
-	uint64_t faults;
-	int bound;               /* huge pages may back the frames: faults is an upper bound */
-	unsigned fresh_frames;   /* frames that ran on pages never touched before */
-	unsigned mmap_frames;
-	int per_page;            /* faults per fresh page: 2 read first, 1 write first */
+/* Pages that are mapped, as a few disjoint runs [lo, hi) of page numbers
+ * counted from the page where the first top chunk starts. */
+#define RUNS_MAX 16
+struct mapped_pages {
+	uint64_t lo[RUNS_MAX], hi[RUNS_MAX];
+	int n;
 };
 
-static uint64_t pages(uint64_t bytes, uint64_t page)
+/* How many pages of [a, b) are not mapped yet. */
+static uint64_t pages_unmapped(const struct mapped_pages *m, uint64_t a, uint64_t b)
 {
-	return (bytes + page - 1) / page;
+	uint64_t missing = b - a;
+
+	for (int i = 0; i < m->n; i++) {
+		uint64_t lo = m->lo[i] > a ? m->lo[i] : a, hi = m->hi[i] < b ? m->hi[i] : b;
+
+		if (lo < hi)
+			missing -= hi - lo;
+	}
+	return missing;
+}
+
+static void pages_map(struct mapped_pages *m, uint64_t a, uint64_t b)
+{
+	int i = 0, j;
+
+	while (i < m->n && m->hi[i] < a)               /* runs wholly before [a, b) */
+		i++;
+	for (j = i; j < m->n && m->lo[j] <= b; j++) {  /* runs that touch it merge in */
+		a = m->lo[j] < a ? m->lo[j] : a;
+		b = m->hi[j] > b ? m->hi[j] : b;
+	}
+	if (j == i && m->n == RUNS_MAX)
+		die("the fault model ran out of page runs (more than %d)", RUNS_MAX);
+	memmove(&m->lo[i + 1], &m->lo[j], (size_t)(m->n - j) * sizeof m->lo[0]);
+	memmove(&m->hi[i + 1], &m->hi[j], (size_t)(m->n - j) * sizeof m->hi[0]);
+	m->n += 1 - (j - i);
+	m->lo[i] = a, m->hi[i] = b;
+}
+
+/* sbrk(-n): every page from `from` on is gone. */
+static void pages_unmap_from(struct mapped_pages *m, uint64_t from)
+{
+	while (m->n > 0 && m->lo[m->n - 1] >= from)
+		m->n--;
+	if (m->n > 0 && m->hi[m->n - 1] > from)
+		m->hi[m->n - 1] = from;
 }
 
 /*
- * Walk the frames through glibc's policy for one live block of a fixed
- * size, as malloc.c does it (sysmalloc, __libc_free, systrim), and count
- * the faults the touches must take:
- *  - a block comes from mmap when the heap top is too small, the chunk is at
- *    least the mmap threshold and mmap_max allows it; its pages are new, and
- *    the first one is faulted by malloc writing the chunk header;
- *  - freeing an mmapped chunk under 32 MiB raises the threshold to its size
- *    and the trim threshold to twice that (the dynamic threshold);
- *  - otherwise the heap top grows by the request plus top_pad; freeing the
- *    block merges it back into the top, and a top of trim_threshold or more
- *    is cut back to top_pad;
- *  - pages first touched by a read fault twice where the kernel maps the
- *    zero page (then a copy), once where it does not; pages first touched
- *    by a write (memset, perturb fill) once.
- * Not modelled: sizes that vary, thread arenas.  Where huge pages may back
- * the frames (THP "always", glibc.malloc.hugetlb=1 under "madvise") a
- * fault can map 2 MiB, so the 4 KiB count becomes an upper bound.
+ * The heap as the frame loop finds it.  What ran before the loop (stdio's
+ * buffer, glibc's tcache, the environment check) decides where the first
+ * frame starts and how much of the heap's free top is already mapped, and
+ * no rule says what that is, so it is measured just before the loop:
+ * mallinfo's keepcost is the size of the top chunk, which ends at the
+ * break, and mincore() says which of its pages are mapped.  Nothing here
+ * allocates (the page vector is static).
  */
-static struct prediction predict_faults(const struct options *o, const struct policy *pol)
+struct heap_start {
+	uint64_t top_offset;     /* the top chunk's address mod the page size */
+	uint64_t top_bytes;      /* its size */
+	struct mapped_pages mapped;  /* its pages already mapped, counted from its first */
+};
+
+#define HEAP_PROBE_PAGES 4096u   /* a larger top is counted as unmapped past this */
+
+/* mallinfo's keepcost: the size of the main arena's top chunk. */
+static uint64_t heap_top_bytes(void)
 {
-	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	const uint64_t chunk = (o->size + 8 + 15) & ~(uint64_t)15;  /* request2size */
+#if __GLIBC_PREREQ(2, 33)
+	return mallinfo2().keepcost;
+#else
+	return (unsigned)mallinfo().keepcost;   /* mallinfo2() is 2.33+ */
+#endif
+}
+
+/* The first allocation of a process sets the heap up (glibc's per-thread
+ * cache is its first block).  Where nothing has allocated yet (--csv prints
+ * nothing first), do that now, outside the measured loop, with a block too
+ * big for the per-thread cache: free() merges it straight back into the top,
+ * so the heap is as the first frame would have found it.  Half a page:
+ * the next chunk's header, which malloc writes, stays on the first page. */
+static void make_sure_heap_exists(void)
+{
+	void *p;
+
+	if (heap_top_bytes() != 0)
+		return;
+	p = malloc((size_t)sysconf(_SC_PAGESIZE) / 2);
+	if (!p)
+		die("cannot allocate the heap's first block");
+	bench_sink(p);
+	free(p);
+}
+
+static struct heap_start measure_heap_start(void)
+{
+	static unsigned char vec[HEAP_PROBE_PAGES];
+	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	const uintptr_t brk_end = (uintptr_t)sbrk(0);
+	struct heap_start h = { 0 };
+	uintptr_t top, first;
+	size_t n;
+
+	h.top_bytes = heap_top_bytes();
+	if (h.top_bytes == 0 || h.top_bytes > brk_end)
+		return h;
+	top = brk_end - h.top_bytes;
+	first = top & ~(page - 1);
+	h.top_offset = top - first;
+	n = (brk_end - first) / page;
+	if (n > HEAP_PROBE_PAGES)
+		n = HEAP_PROBE_PAGES;
+	if (mincore((void *)first, n * page, vec) != 0)
+		die("mincore of the heap's top");
+	for (size_t i = 0; i < n; i++)
+		if (vec[i] & 1)
+			pages_map(&h.mapped, i, i + 1);
+	return h;
+}
+
+struct prediction {
+	uint64_t faults;
+	int bound;               /* huge pages may back the frames: faults is an upper bound */
+	unsigned fresh_frames;   /* frames that ran mostly on pages never touched before */
+	unsigned mmap_frames;
+	unsigned trims;          /* times free() gave the heap's top back (sbrk(-n)) */
+	int per_page;            /* faults for a page read, then written: 2 or 1 */
+	uint64_t written_first;  /* heap pages first touched by a write although the frame
+				  * is read first (calloc's clear, chunk headers): 1 fault */
+	uint64_t kept;           /* heap pages still mapped after the last trim */
+};
+
+/* The main arena as the model replays it: byte addresses counted from the
+ * page where the top chunk started before the loop. */
+struct arena_model {
+	uint64_t page, size_sz, minsize;
+	uint64_t top, top_size;  /* the top chunk */
+	struct mapped_pages mapped;
+	struct prediction *pr;
+};
+
+/* The process touches bytes [a, b): a page not mapped yet faults once when
+ * the touch writes first, `per_read` times when it reads first. */
+static void touch(struct arena_model *m, uint64_t a, uint64_t b, int per_read, int read_first)
+{
+	uint64_t lo = a / m->page, hi = (b + m->page - 1) / m->page;
+	uint64_t n = pages_unmapped(&m->mapped, lo, hi);
+
+	m->pr->faults += n * (uint64_t)(read_first ? per_read : 1);
+	if (!read_first && per_read > 1)
+		m->pr->written_first += n;
+	pages_map(&m->mapped, lo, hi);
+}
+
+/* _int_free of the frame: it merges into the top, and a top of at least
+ * trim_threshold goes back to the system down to top_pad (systrim). */
+static void free_into_top(struct arena_model *m, uint64_t p, uint64_t nb,
+			  const struct policy *pol, uint64_t trim)
+{
+	uint64_t area, extra;
+
+	m->top = p, m->top_size += nb;
+	if (m->top_size < trim)
+		return;
+	area = m->top_size - m->minsize - 1;
+	if (area <= pol->top_pad)
+		return;
+	extra = (area - pol->top_pad) / m->page * m->page;
+	if (extra == 0)
+		return;
+	m->top_size -= extra;
+	pages_unmap_from(&m->mapped, (m->top + m->top_size) / m->page);
+	m->pr->trims++;
+	m->pr->kept = (m->top + m->top_size) / m->page - m->top / m->page;
+}
+
+/*
+ * Replay the frame loop through glibc's policy (malloc.c: _int_malloc,
+ * sysmalloc, __libc_calloc, _int_free, systrim, __libc_free) page by page,
+ * from the heap as measured, and count the faults each touch must take:
+ *  - a frame comes from mmap when the top chunk is too small, the chunk is
+ *    at least the mmap threshold and mmap_max allows it: all its pages are
+ *    new, and the first is faulted by malloc writing the chunk header.
+ *    Freeing an mmapped chunk under 32 MiB raises the threshold to its size
+ *    and the trim threshold to twice that (the dynamic threshold).
+ *  - otherwise the top grows by the request plus top_pad plus MINSIZE, less
+ *    what it held, in whole pages; malloc writes the chunk's header and the
+ *    new top's header (the page after the frame: a write comes first);
+ *  - calloc clears only the part of a chunk that was the old top: Linux
+ *    builds malloc.c with MORECORE_CLEARS=2, trusting every page sbrk
+ *    hands out to be zero; the cleared pages are written first;
+ *  - perturb fills, memset and once write first: 1 fault a page; the
+ *    renderer reads a row before it writes it: per_page faults a page;
+ *  - free() merges the frame into the top; a top of trim_threshold or more
+ *    is cut back to top_pad + MINSIZE and up to the page's end (those pages
+ *    stay mapped for the next frame).
+ * Not modelled: sizes that vary, thread arenas.  Where huge pages may back
+ * the frames the count becomes an upper bound.
+ */
+static struct prediction predict_faults(const struct options *o, const struct policy *pol,
+					const struct heap_start *h)
+{
+	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), sz = sizeof(size_t);
+	const uint64_t minsize = (4 * sz + 15) & ~(uint64_t)15;
+	const uint64_t size = o->size + (o->alloc == ALLOC_ONCE ? o->vary : 0);
+	const uint64_t req = (size + sz + 15) & ~(uint64_t)15;   /* request2size */
+	const uint64_t nb = req < minsize ? minsize : req;
 	/* sysmalloc's mmap path.  Up to 2.42 the mapping is the chunk plus its
 	 * size field, rounded up to pages, and the chunk's size is the whole
-	 * mapping; 2.43 maps chunk + 16 and records mapping - 16.  free()
-	 * raises the threshold to that size when it is under 32 MiB (compared
-	 * with the IS_MMAPPED bit set, so exactly 32 MiB does not count). */
+	 * mapping; 2.43 maps chunk + 16 and records mapping - 16.  Either way
+	 * the frame starts 16 bytes into its mapping. */
 	const int layout_243 = env_glibc_at_least(43);
-	const uint64_t mapped = (chunk + (layout_243 ? 16 : 8) + page - 1) & ~(page - 1);
+	const uint64_t mapped = (nb + (layout_243 ? 16 : sz) + page - 1) & ~(page - 1);
 	const uint64_t mchunk = layout_243 ? mapped - 16 : mapped;
-	const uint64_t cap = sizeof(size_t) == 8 ? 32u << 20 : 512u << 10;
+	const uint64_t cap = sz == 8 ? 32u << 20 : 512u << 10;
+	const int write_first = o->alloc == ALLOC_MEMSET || o->alloc == ALLOC_ONCE || pol->perturb;
+	const unsigned allocs = o->alloc == ALLOC_ONCE ? 1 : o->frames;
 	uint64_t thr = pol->mmap_threshold, trim = pol->trim_threshold;
-	uint64_t top = pol->top_pad, present = 0;   /* the first top is untouched */
-	struct prediction pr = { 0, 0, 0, 0, 1 };
-	int write_first = o->alloc == ALLOC_MEMSET || o->alloc == ALLOC_ONCE || pol->perturb;
-	unsigned allocs = o->alloc == ALLOC_ONCE ? 1 : o->frames;
+	struct prediction pr = { 0 };
+	struct arena_model m = { page, sz, minsize, h->top_offset, h->top_bytes, h->mapped, &pr };
 
-	/* A page read before it is written: 2 faults where the read maps the
-	 * zero page, 1 where this kernel allocates on the read (measured). */
-	pr.per_page = write_first ? 1 : env_read_faults_per_page();
+	pr.per_page = env_read_faults_per_page();
 	for (unsigned i = 0; i < allocs; i++) {
-		if (top < chunk && chunk >= thr && pol->mmap_max > 0) {
-			uint64_t n = pages(16 + o->size, page);
-			/* malloc writes the chunk header: the first page is a write */
-			pr.faults += 1 + (uint64_t)pr.per_page * (n - 1);
+		const uint64_t old_top = m.top, old_top_size = m.top_size;
+		uint64_t before = pr.faults, p, mem;
+
+		if (m.top_size < nb + minsize && nb >= thr && pol->mmap_max > 0) {
+			/* header write, then the rest read first (or written) */
+			pr.faults += 1 + (uint64_t)(write_first ? 1 : pr.per_page) *
+				     ((16 + size + page - 1) / page - 1);
 			pr.fresh_frames++, pr.mmap_frames++;
 			if (pol->dynamic && mchunk > thr && (mchunk | 2) <= cap)
 				thr = mchunk, trim = 2 * mchunk;
 			continue;
 		}
-		if (top < chunk)
-			top = chunk + pol->top_pad;
-		if (chunk > present) {
-			pr.faults += pages(chunk - present, page) * (uint64_t)pr.per_page;
-			pr.fresh_frames += chunk - present > chunk / 2;
-			present = chunk;
+		if (m.top_size < nb + minsize) {        /* sysmalloc grows the heap */
+			m.top_size += (nb + pol->top_pad + minsize - m.top_size + page - 1) & ~(page - 1);
 		}
+		p = m.top, mem = p + 2 * sz;
+		m.top += nb, m.top_size -= nb;
+		touch(&m, p + sz, p + 2 * sz, pr.per_page, 0);           /* set_head(p) */
+		touch(&m, m.top + sz, m.top + 2 * sz, pr.per_page, 0);   /* set_head(top) */
+		if (o->alloc == ALLOC_CALLOC)
+			touch(&m, mem, p + sz + (!pol->perturb && p == old_top && nb > old_top_size
+						 ? old_top_size : nb), pr.per_page, 0);
+		touch(&m, mem, mem + size, pr.per_page, !write_first);  /* fill, memset, render */
+		pr.fresh_frames += pr.faults - before > (size / page) / 2;
 		if (o->alloc == ALLOC_ONCE)
 			break;
-		if (top >= trim)        /* systrim keeps top_pad */
-			top = present = pol->top_pad;
+		free_into_top(&m, p, nb, pol, trim);
 	}
 	pr.bound = huge_pages_may_apply(o, pol);
 	return pr;
 }
 
-/* Why the prediction is what it is, in two short clauses. */
-static void explain_prediction(char *where, char *how, size_t len,
-			       const struct prediction *pr, unsigned frames,
-			       const struct policy *pol)
+/* Why the prediction is what it is, in short clauses that fit 80 columns
+ * beside the report's labels.  Returns how many lines it filled. */
+static int explain_prediction(char lines[][80], const struct prediction *pr, unsigned frames,
+			      const struct options *o, const struct policy *pol)
 {
-	snprintf(where, len, "%u of %u frames on fresh pages (%u from mmap)%s", pr->fresh_frames,
-		 frames, pr->mmap_frames,
-		 pr->fresh_frames < frames ? ", the rest reuse mapped pages" : "");
+	int n = 0;
+
+	snprintf(lines[n++], 80, "%u of %u frames on fresh pages, %u from mmap",
+		 pr->fresh_frames, frames, pr->mmap_frames);
+	if (pr->bound && env_thp_always() && pr->per_page == 2 && !pol->perturb &&
+	    o->alloc != ALLOC_MEMSET && o->alloc != ALLOC_ONCE) {
+		snprintf(lines[n++], 80, "THP always: a read maps the huge zero page, a write");
+		snprintf(lines[n++], 80, "splits it, then each page faults once (a bound)");
+		return n;
+	}
+	if (pr->bound) {
+		snprintf(lines[n++], 80, "a bound: a huge page maps 2 MiB in one fault");
+		return n;
+	}
 	if (pr->per_page == 2)
-		snprintf(how, len, "2 faults a page: the read maps the zero page, the write copies");
-	else if (pol->perturb)
-		snprintf(how, len, "1 fault a page: perturb's fill writes each page first");
+		snprintf(lines[n++], 80, "2 a page read first: zero page, then a copy");
 	else
-		snprintf(how, len, "1 fault a page: %s",
-			 env_read_faults_per_page() == 1
-			 ? "this kernel maps no zero page on a read"
-			 : "memset writes each page first");
-	if (pr->bound)
-		snprintf(how, len, "an upper bound: huge pages may map 2 MiB per fault");
+		snprintf(lines[n++], 80, "1 a page: %s", env_read_faults_per_page() == 1
+			 ? "no zero page on a read here" : "written before it is read");
+	if (pr->written_first)
+		snprintf(lines[n++], 80, "%" PRIu64 " pages written first (calloc, headers): 1 each",
+			 pr->written_first);
+	if (pr->trims)
+		snprintf(lines[n++], 80, "free() trimmed the heap %u times, %" PRIu64 " pages kept",
+			 pr->trims, pr->kept);
+	return n;
 }
 
 /* -------------------------------------------------------------- running */
 
 struct result {
+	struct heap_start heap;  /* measured just before the loop */
 	double seconds;
 	struct bench_usage use;
 	uint64_t corrupt, sampled;
@@ -358,6 +547,8 @@ static struct result run_frames(const struct options *o, const char *heap_lo)
 	uint64_t seed = 0x9e3779b97f4a7c15ull, *once = NULL;
 	double t0;
 
+	make_sure_heap_exists();
+	r.heap = measure_heap_start();
 	u0 = bench_usage_now();
 	t0 = bench_now();
 	if (o->alloc == ALLOC_ONCE) {
@@ -416,7 +607,7 @@ static const char *prediction_kind(const struct options *o, const struct predict
 static void print_report(const struct options *o, const struct result *r,
 			 const struct prediction *pr, const struct policy *pol)
 {
-	char a[32], b[32], where[128], how[128];
+	char a[32], b[32], why[6][80];
 
 	if (o->vary)
 		printf("%u frames of %s (varying by up to %s)\n", o->frames,
@@ -432,11 +623,12 @@ static void print_report(const struct options *o, const struct result *r,
 	if (o->vary) {
 		printf("  predicted:       n/a (the model covers fixed sizes only)\n");
 	} else {
-		explain_prediction(where, how, sizeof where, pr, o->frames, pol);
+		int n = explain_prediction(why, pr, o->frames, o, pol);
+
 		printf("  predicted:       %" PRIu64 " (%s)\n", pr->faults,
 		       pr->bound ? "upper bound" : "exact");
-		printf("  why:             %s\n", where);
-		printf("                   %s\n", how);
+		for (int i = 0; i < n; i++)
+			printf("  %-17s%s\n", i ? "" : "why:", why[i]);
 	}
 	printf("  from mmap:       %u of %u frames\n", r->mmap_frames,
 	       o->alloc == ALLOC_ONCE ? 1 : o->frames);
@@ -447,21 +639,30 @@ static void print_report(const struct options *o, const struct result *r,
 	       : "glibc's defaults plus the environment (see the # lines)");
 }
 
+/* The heap's mapped pages as the CSV carries them: "0-0;2-3", page numbers
+ * from the top chunk's first page, both ends included; empty for none. */
+static void print_page_runs(const struct mapped_pages *m)
+{
+	for (int i = 0; i < m->n; i++)
+		printf("%s%" PRIu64 "-%" PRIu64, i ? ";" : "", m->lo[i], m->hi[i] - 1);
+}
+
 static void print_csv(const struct options *o, const struct result *r,
 		      const struct prediction *pr)
 {
 	printf("alloc,tuned,frames,size,vary,time_s,minor_faults,faults_per_frame,"
 	       "predicted_faults,prediction,max_rss_mib,corrupt_pixels,sampled_pixels,"
-	       "mmap_frames,user_s,sys_s");
+	       "mmap_frames,user_s,sys_s,heap_top_offset,heap_top_bytes,heap_top_mapped");
 	env_csv_header(stdout);
 	printf("\n%s,%d,%u,%" PRIu64 ",%" PRIu64 ",%.3f,%ld,%.1f,", alloc_names[o->alloc],
 	       o->tune, o->frames, o->size, o->vary, r->seconds, r->use.minflt,
 	       (double)r->use.minflt / o->frames);
 	if (!o->vary)
 		printf("%" PRIu64, pr->faults);
-	printf(",%s,%.0f,%" PRIu64 ",%" PRIu64 ",%u,%.3f,%.3f", prediction_kind(o, pr),
-	       r->use.maxrss_kib / 1024.0, r->corrupt, r->sampled, r->mmap_frames,
-	       r->use.user_s, r->use.sys_s);
+	printf(",%s,%.0f,%" PRIu64 ",%" PRIu64 ",%u,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",",
+	       prediction_kind(o, pr), r->use.maxrss_kib / 1024.0, r->corrupt, r->sampled,
+	       r->mmap_frames, r->use.user_s, r->use.sys_s, r->heap.top_offset, r->heap.top_bytes);
+	print_page_runs(&r->heap.mapped);
 	env_csv_fields(stdout);
 	putchar('\n');
 }
@@ -558,7 +759,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	r = run_frames(&o, heap_lo);
-	pr = predict_faults(&o, &pol);
+	pr = predict_faults(&o, &pol, &r.heap);
 	if (o.csv)
 		print_csv(&o, &r, &pr);
 	else

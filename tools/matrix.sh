@@ -39,41 +39,9 @@ THR=268435456 TRIM=536870912
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 
-# The steps: label | environment (or -) | frames arguments.  One line each.
-STEPS="L1 malloc, untuned|-|--alloc malloc
-L1 mmap_max=0 (tunable)|GLIBC_TUNABLES=glibc.malloc.mmap_max=0|--alloc malloc
-L1 --tune (mallopt)|-|--tune --alloc malloc
-L1 perturb=170|GLIBC_TUNABLES=glibc.malloc.perturb=170|--alloc malloc
-L1 perturb=257 (range)|GLIBC_TUNABLES=glibc.malloc.perturb=257|--alloc malloc
-L4 30M untuned|-|--alloc memset --size 30M
-L4 34M untuned|-|--alloc memset --size 34M
-L4 34M MALLOC_*_ vars|MALLOC_MMAP_THRESHOLD_=$THR MALLOC_TRIM_THRESHOLD_=$TRIM|--alloc memset --size 34M
-L4 34M tunables|GLIBC_TUNABLES=glibc.malloc.mmap_threshold=$THR:glibc.malloc.trim_threshold=$TRIM|--alloc memset --size 34M
-L4 30M threshold=256M|GLIBC_TUNABLES=glibc.malloc.mmap_threshold=256M|--alloc memset --size 30M
-L4 34M misspelt name|GLIBC_TUNABLES=glibc.malloc.mmap_treshold=$THR|--alloc memset --size 34M
-L4 33550312 B (edge)|-|--alloc memset --size 33550312
-L4 33550320 B (edge)|-|--alloc memset --size 33550320
-L4 1048552 B (1M-24)|-|--alloc memset --size 1048552"
-
-# csv_get FILE NAME: the value under header NAME in the row after the header
-# (quoted fields may hold commas).
-csv_get() {
-	awk -v want="$2" '
-		function split_csv(line, out,    n, i, c, q, f) {
-			n = 0; f = ""; q = 0
-			for (i = 1; i <= length(line); i++) {
-				c = substr(line, i, 1)
-				if (q) { if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { f = f c; i++ } else q = 0 } else f = f c }
-				else if (c == "\"") q = 1
-				else if (c == ",") { out[++n] = f; f = "" }
-				else f = f c
-			}
-			out[++n] = f
-			return n
-		}
-		NR == 1 { n = split_csv($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
-		NR == 2 { split_csv($0, v); if (want in col) print v[col[want]]; exit }' "$1"
-}
+# The rows: the steps tools/steps marks "matrix", as ID|LABEL|ENV|COMMAND.
+STEPS=$(awk -v KIND=matrix -v KNOBS="FRAMES=$FRAMES N4=$FRAMES THR=$THR TRIM=$TRIM" \
+	-f tools/steps.awk tools/steps) || { echo "$prog: cannot read tools/steps" >&2; exit 1; }
 
 # One column: its version and how to run it, or why it cannot.
 declare -A VER WHY RUN
@@ -108,16 +76,17 @@ done
 declare -A CELL
 total=$(( $(echo "$STEPS" | wc -l) ))
 i=0
-while IFS='|' read -r label envs args; do
+while IFS='|' read -r _ label envs cmd; do
 	i=$((i + 1))
+	args=${cmd#./frames }
 	[ -t 2 ] && printf '\r%s: step %d of %d' "$prog" "$i" "$total" >&2
 	for s in $SUITES; do
 		[ -n "${RUN[$s]:-}" ] || continue
 		[ "$envs" = - ] && envs=
 		# shellcheck disable=SC2086
-		if env $envs ${RUN[$s]} --frames "$FRAMES" $args --csv >"$T/out" 2>"$T/err"; then
-			f=$(csv_get "$T/out" faults_per_frame)
-			m=$(csv_get "$T/out" mmap_frames)
+		if env $envs ${RUN[$s]} $args >"$T/out" 2>"$T/err"; then
+			f=$(tools/csvget faults_per_frame "$T/out")
+			m=$(tools/csvget mmap_frames "$T/out")
 			w=; grep -qi warning "$T/err" && w=w
 			CELL[$i,$s]="$(printf '%.0f' "$f") $m $w"
 		else
@@ -133,7 +102,7 @@ printf '%-24s' "frames: $FRAMES a step"
 for s in $SUITES; do printf '%18s' "${VER[$s]:-?} ($s)"; done
 echo
 i=0
-while IFS='|' read -r label envs args; do
+while IFS='|' read -r _ label _ _; do
 	i=$((i + 1))
 	printf '%-24s' "$label"
 	base=${CELL[$i,bookworm]:-}

@@ -114,7 +114,7 @@ fi
 
 {
 	echo "# malloc-labs submission: check it with tools/grade.sh FILE"
-	echo "format: malloc-labs-submission 1"
+	echo "format: malloc-labs-submission 2"
 	echo "student: $STUDENT"
 	echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "kit: $kit"
@@ -145,52 +145,14 @@ fi
 } >"$PART" || exit 1
 
 # ---------------------------------------------------------------- the steps
-# One line a step: ID|KIND|ENV|ARGS.  KIND: run (plain), sc (strace -c of
-# brk, mmap, munmap), wr (strace of write() with raw arguments).  ENV is what
-# the step itself sets ('-' for nothing).  tools/grade.sh rebuilds the same
-# commands from the header's knobs and checks them.
-NO_TRIM=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295
+# tools/steps declares them; tools/steps.awk expands each into its records
+# (ID|HOW|ENV|COMMAND), exactly as tools/grade.awk rebuilds them.
 N4=$(( 100 / SCALE )); [ "$N4" -ge 1 ] || N4=1
 NV=$(( 300 / SCALE )); [ "$NV" -ge 1 ] || NV=1
-THR=268435456 TRIM=536870912
 steps() {
-	local id env args
-	while IFS='|' read -r id env args; do
-		echo "lab1.$id|run|$env|./frames --csv --frames $FRAMES $args"
-		[ $have_strace = 1 ] || continue
-		echo "lab1.$id.strace2|sc|$env|./frames --csv --frames 2 $args"
-		echo "lab1.$id.strace4|sc|$env|./frames --csv --frames 4 $args"
-	done <<-EOF
-	default-malloc|-|--alloc malloc
-	default-calloc|-|--alloc calloc
-	mmap-max-0|GLIBC_TUNABLES=glibc.malloc.mmap_max=0|--alloc malloc
-	no-trim|GLIBC_TUNABLES=$NO_TRIM|--alloc malloc
-	tune-malloc|-|--tune --alloc malloc
-	tune-calloc|-|--tune --alloc calloc
-	tune-memset|-|--tune --alloc memset
-	perturb|GLIBC_TUNABLES=glibc.malloc.perturb=170|--alloc malloc
-	once|-|--alloc once
-	EOF
-	echo "lab2.all|run|-|./malloc_variance all --csv --iters $VARIANCE_ITERS"
-	if [ $have_strace = 1 ]; then
-		echo "lab2.mmap.strace1|sc|-|./malloc_variance large-mmap --csv --iters 1"
-		echo "lab2.mmap.straceN|sc|-|./malloc_variance large-mmap --csv --iters $VARIANCE_ITERS"
-	fi
-	echo "lab3.pre25|run|-|./threads --csv --mode pre25 1280000 $COUNT_LARGE 2"
-	echo "lab3.tuned|run|-|./threads --csv --mode tuned 1280000 $COUNT_LARGE 2"
-	echo "lab4.30M|run|-|./frames --csv --alloc memset --size 30M --frames $N4"
-	echo "lab4.32M|run|-|./frames --csv --alloc memset --size 32M --frames $N4"
-	echo "lab4.34M|run|-|./frames --csv --alloc memset --size 34M --frames $N4"
-	echo "lab4.34M-envvars|run|MALLOC_MMAP_THRESHOLD_=$THR MALLOC_TRIM_THRESHOLD_=$TRIM|./frames --csv --alloc memset --size 34M --frames $N4"
-	echo "lab4.34M-tunables|run|GLIBC_TUNABLES=glibc.malloc.mmap_threshold=$THR:glibc.malloc.trim_threshold=$TRIM|./frames --csv --alloc memset --size 34M --frames $N4"
-	echo "lab4.8M-vary|run|-|./frames --csv --alloc memset --size 8M --vary 1536K --frames $NV"
-	local s a k
-	for s in 4K 16K 1M; do
-		for a in malloc page page+8 page+16; do
-			[ $have_strace = 1 ] && k=wr || k=run
-			echo "lab5.$s.$a|$k|-|./yes --csv --size $s --align $a --reps 1 --bytes $BYTES"
-		done
-	done
+	awk -v KIND=graded -v STRACE=$have_strace -v KNOBS="FRAMES=$FRAMES N4=$N4 NV=$NV \
+VARIANCE_ITERS=$VARIANCE_ITERS COUNT_LARGE=$COUNT_LARGE BYTES=$BYTES THR=268435456 TRIM=536870912" \
+		-f tools/steps.awk tools/steps
 }
 steps >"$WORK/steps" || exit 1
 total=$(wc -l <"$WORK/steps")
@@ -266,7 +228,7 @@ done <"$WORK/steps"
 	echo "The environment check, as every program prints it:"
 	./frames --env
 	echo
-	awk -f tools/csv.awk -f /dev/stdin "$PART" <<-'AWK'
+	cat >"$WORK/human.awk" <<-'AWK' || exit 1
 	/^@run / { id = $2; nh = 0; next }
 	/^csv: / { line = substr($0, 6)
 		if (!nh) { nh = csv_split(line, h); next }
@@ -288,6 +250,7 @@ done <"$WORK/steps"
 	}
 	END { print "\n(times and GiB/s are measurements: recorded, not graded)" }
 	AWK
+	awk -f tools/csv.awk -f "$WORK/human.awk" "$PART" || exit 1
 	echo "@end"
 } >"$WORK/human" && cat "$WORK/human" >>"$PART" || exit 1
 
