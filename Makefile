@@ -22,8 +22,13 @@
 #   make lab5-tunables        malloc's buffer address: default vs
 #                             mmap_threshold=4096 (and top_pad=0)
 #   make lab5-strace          write() counts and sizes: ./yes and GNU yes
+#   make lab6                 Lab 6: arenas, 1 to MAX_THREADS threads: RSS vs
+#                             live, default vs MALLOC_ARENA_MAX=2 vs malloc_trim
+#   make lab6-tunables        arena_max=1/2, MALLOC_ARENA_MAX, trim_threshold,
+#                             each with RSS before and after malloc_trim(0)
+#   make lab6-strace          mmap/munmap/madvise/brk: what malloc_trim calls
 #   make demo-strace          default vs tuned, side by side (80 columns)
-#   make plots                SVG pictures of Labs 1, 2, 4, 5 in PLOTS_DIR
+#   make plots                SVG pictures of Labs 1, 2, 4, 5, 6 in PLOTS_DIR
 #   make matrix               Lab 1 + 4 steps under glibc 2.31, 2.36, 2.41, newest
 #   make glibc-2.31           the labs built against glibc 2.31 (build/)
 #   make build32              the labs as 32-bit x86 programs, in build/m32/
@@ -44,6 +49,8 @@
 #                         LIVE, REPEATS, THREADS, CSV=1: the Lab 3 section)
 #   SCALE=1               Lab 4: divide every frame count by SCALE
 #   BYTES=128M            Lab 5: bytes per run (a number, K, M or G)
+#   ROUNDS=256            Lab 6: requests per thread (also MAX_THREADS,
+#                         default 16 x CPUs, at most 64)
 #   PLOTS_DIR=plots       where make plots writes its SVG files
 #   STUDENT=name FILE=f   make submit's name; the file make grade checks
 #   CC=cc OPT="-O2 -g"    compiler and optimisation: make CC=clang OPT=-O0
@@ -60,7 +67,7 @@ RUN_DIR ?= .run
 SHELL       := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-LABS := frames malloc_variance threads yes
+LABS := frames malloc_variance threads yes arenas
 TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items
 
 .PHONY: all run test clean help results reference submit grade
@@ -267,15 +274,37 @@ lab5-tunables: yes
 lab5-strace: yes
 	@BYTES=$(call size,BYTES) tools/yes-table.sh strace
 
+# ------------------------------------------------------------------ Lab 6
+# lab6: 1, 2, 4 ... MAX_THREADS worker threads, each three ways (glibc's
+# defaults, MALLOC_ARENA_MAX=2, malloc_trim(0) after the burst): resident
+# memory against the bytes live.  lab6-tunables: the same program at 8
+# threads under the settings that change it, from outside.  lab6-strace:
+# the system calls behind the heaps and behind malloc_trim.  Every command
+# is printed (tools/arenas.sh).  ROUNDS=64 is quicker.
+ROUNDS ?= 256
+MAX_THREADS ?=
+LAB6_KNOBS = ROUNDS=$(call count,ROUNDS,1000000) $(if $(MAX_THREADS),MAX_THREADS=$(call count,MAX_THREADS,256))
+.PHONY: lab6 lab6-tunables lab6-strace
+lab6: arenas
+	@$(LAB6_KNOBS) tools/arenas.sh table
+
+lab6-tunables: arenas
+	@$(LAB6_KNOBS) tools/arenas.sh tunables
+
+lab6-strace: arenas
+	@$(LAB6_KNOBS) tools/arenas.sh strace
+
 # ------------------------------------------------------------------ plots
-# plots: short runs of Labs 1, 2, 4 and 5, drawn as SVG by tools/plot (the
+# plots: short runs of Labs 1, 2, 4, 5 and 6, drawn as SVG by tools/plot (the
 # kit's own C program) into PLOTS_DIR; the CSVs go beside them.  Shorter
-# still: FRAMES=N (default here 10), VARIANCE_ITERS=N (50000), BYTES=N (32M).
+# still: FRAMES=N (default here 10), VARIANCE_ITERS=N (50000), BYTES=N (32M),
+# ROUNDS=N (64).
 # reference-plots redraws the committed pictures in results/.
 PLOTS_DIR ?= plots
 PLOT_KNOBS = FRAMES=$(if $(filter file,$(origin FRAMES)),10,$(FRAMES)) \
 	VARIANCE_ITERS=$(if $(filter file,$(origin VARIANCE_ITERS)),50000,$(VARIANCE_ITERS)) \
-	BYTES=$(if $(filter file,$(origin BYTES)),32M,$(BYTES))
+	BYTES=$(if $(filter file,$(origin BYTES)),32M,$(BYTES)) \
+	ROUNDS=$(if $(filter file,$(origin ROUNDS)),64,$(ROUNDS))
 .PHONY: plots reference-plots clean-plot
 tools/plot: tools/plot.c tools/bench.h
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
@@ -324,7 +353,7 @@ ASAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN = -fsanitize=thread
 SAN_BUILDS = asan-gcc asan-clang tsan-gcc tsan-clang
 sanitize: $(foreach b,asan-gcc asan-clang,$(addprefix build/$(b)/,$(LABS))) \
-	  $(foreach b,tsan-gcc tsan-clang,$(addprefix build/$(b)/,threads malloc_variance))
+	  $(foreach b,tsan-gcc tsan-clang,$(addprefix build/$(b)/,threads malloc_variance arenas))
 	tools/sanitize.sh $(SAN_BUILDS)
 
 build/asan-gcc/%: %.c tools/bench.h tools/env.h

@@ -50,6 +50,7 @@ struct options {
 	int csv;
 	int no_thp;
 	int stats;           /* malloc_stats() at the end */
+	int trim;            /* --trim: malloc_trim(0) after the frame loop */
 };
 
 static void usage(FILE *out)
@@ -68,6 +69,8 @@ static void usage(FILE *out)
 		"      --no-thp        turn transparent huge pages off for this process\n"
 		"      --csv           print a CSV header and one row instead\n"
 		"      --stats         print glibc's malloc_stats() (arenas, heap vs mmap) at the end\n"
+		"      --trim          call malloc_trim(0) after the last frame; print VmRSS before\n"
+		"                      and after (what a tuned heap keeps, and gives back)\n"
 		"      --env           print the environment check and exit\n"
 		"  -h, --help          this text\n",
 		bench_prog, FRAME_BYTES);
@@ -587,6 +590,38 @@ static struct result run_frames(const struct options *o, const char *heap_lo)
 	return r;
 }
 
+/* --trim: VmRSS (KiB) before and after malloc_trim(0), called once the
+ * frames are freed.  With --tune the freed frame is still the heap's top
+ * chunk, resident; malloc_trim(0) gives it back (systrim, and madvise of
+ * free pages: mtrim in malloc.c).  -1: not asked for. */
+struct trim_result {
+	long before_kib, after_kib;
+	int returned;
+};
+
+/* VmRSS, read without malloc (tools/env.h). */
+static long vm_rss_kib(void)
+{
+	char text[4096];
+	long kib = env_status_kib(env_read_status(text, sizeof text), "VmRSS");
+
+	if (kib < 0)
+		die("no VmRSS line in /proc/self/status");
+	return kib;
+}
+
+static struct trim_result trim_heap(int asked)
+{
+	struct trim_result t = { -1, -1, 0 };
+
+	if (!asked)
+		return t;
+	t.before_kib = vm_rss_kib();
+	t.returned = malloc_trim(0);
+	t.after_kib = vm_rss_kib();
+	return t;
+}
+
 /* "63 MiB", "1.5 MiB", "4 KiB": whole units for big sizes, as in the lab text. */
 static const char *human_size(uint64_t b, char *buf, size_t len)
 {
@@ -605,7 +640,8 @@ static const char *prediction_kind(const struct options *o, const struct predict
 }
 
 static void print_report(const struct options *o, const struct result *r,
-			 const struct prediction *pr, const struct policy *pol)
+			 const struct prediction *pr, const struct policy *pol,
+			 const struct trim_result *t)
 {
 	char a[32], b[32], why[6][80];
 
@@ -637,6 +673,11 @@ static void print_report(const struct options *o, const struct result *r,
 	printf("  alloc:           %s\n", alloc_blurbs[o->alloc]);
 	printf("  policy:          %s\n", o->tune ? "tuned with mallopt()"
 	       : "glibc's defaults plus the environment (see the # lines)");
+	if (t->before_kib >= 0) {
+		printf("  rss before trim: %ld KiB (VmRSS, every frame freed)\n", t->before_kib);
+		printf("  rss after trim:  %ld KiB (malloc_trim(0) returned %d)\n", t->after_kib,
+		       t->returned);
+	}
 }
 
 /* The heap's mapped pages as the CSV carries them: "0-0;2-3", page numbers
@@ -648,20 +689,26 @@ static void print_page_runs(const struct mapped_pages *m)
 }
 
 static void print_csv(const struct options *o, const struct result *r,
-		      const struct prediction *pr)
+		      const struct prediction *pr, const struct trim_result *t)
 {
 	printf("alloc,tuned,frames,size,vary,time_s,minor_faults,faults_per_frame,"
 	       "predicted_faults,prediction,max_rss_mib,corrupt_pixels,sampled_pixels,"
-	       "mmap_frames,user_s,sys_s,heap_top_offset,heap_top_bytes,heap_top_mapped");
+	       "mmap_frames,user_s,sys_s,rss_before_trim_kib,rss_after_trim_kib,"
+	       "heap_top_offset,heap_top_bytes,heap_top_mapped");
 	env_csv_header(stdout);
 	printf("\n%s,%d,%u,%" PRIu64 ",%" PRIu64 ",%.3f,%ld,%.1f,", alloc_names[o->alloc],
 	       o->tune, o->frames, o->size, o->vary, r->seconds, r->use.minflt,
 	       (double)r->use.minflt / o->frames);
 	if (!o->vary)
 		printf("%" PRIu64, pr->faults);
-	printf(",%s,%.0f,%" PRIu64 ",%" PRIu64 ",%u,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",",
-	       prediction_kind(o, pr), r->use.maxrss_kib / 1024.0, r->corrupt, r->sampled,
-	       r->mmap_frames, r->use.user_s, r->use.sys_s, r->heap.top_offset, r->heap.top_bytes);
+	printf(",%s,%.0f,%" PRIu64 ",%" PRIu64 ",%u,%.3f,%.3f", prediction_kind(o, pr),
+	       r->use.maxrss_kib / 1024.0, r->corrupt, r->sampled, r->mmap_frames,
+	       r->use.user_s, r->use.sys_s);
+	if (t->before_kib >= 0)
+		printf(",%ld,%ld", t->before_kib, t->after_kib);
+	else
+		printf(",,");
+	printf(",%" PRIu64 ",%" PRIu64 ",", r->heap.top_offset, r->heap.top_bytes);
 	print_page_runs(&r->heap.mapped);
 	env_csv_fields(stdout);
 	putchar('\n');
@@ -681,10 +728,11 @@ static struct options parse_options(int argc, char **argv)
 		{ "csv", no_argument, NULL, 'c' },
 		{ "env", no_argument, NULL, 'e' },
 		{ "stats", no_argument, NULL, 'S' },
+		{ "trim", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct options o = { 100, ALLOC_CALLOC, 0, FRAME_BYTES, 0, 0, 0, 0 };
+	struct options o = { 100, ALLOC_CALLOC, 0, FRAME_BYTES, 0, 0, 0, 0, 0 };
 	uint64_t v;
 	int c, k;
 
@@ -715,6 +763,7 @@ static struct options parse_options(int argc, char **argv)
 		case 'T': o.no_thp = 1; break;
 		case 'c': o.csv = 1; break;
 		case 'S': o.stats = 1; break;
+		case 'R': o.trim = 1; break;
 		case 'e': env_print_header(stdout); exit(0);
 		case 'h': usage(stdout); exit(0);
 		default:  bench_bad_option(usage, c, argv);
@@ -739,6 +788,7 @@ int main(int argc, char **argv)
 	struct policy pol;
 	struct prediction pr;
 	struct result r;
+	struct trim_result t;
 	const char *heap_lo;
 
 	bench_start(argv[0]);
@@ -759,11 +809,12 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	r = run_frames(&o, heap_lo);
+	t = trim_heap(o.trim);
 	pr = predict_faults(&o, &pol, &r.heap);
 	if (o.csv)
-		print_csv(&o, &r, &pr);
+		print_csv(&o, &r, &pr, &t);
 	else
-		print_report(&o, &r, &pr, &pol);
+		print_report(&o, &r, &pr, &pol, &t);
 	if (o.stats) {
 		/* glibc's own view, on stderr: "system bytes" is the brk heap an
 		 * arena holds, "mmap" the blocks mapped on their own. */

@@ -25,7 +25,7 @@ WE='write error: '
 FULL='write error: No space left on device'
 
 # ------------------------------------------- stdout closed or on a full disk
-for p in ./frames ./malloc_variance ./threads ./yes; do
+for p in ./frames ./malloc_variance ./threads ./yes ./arenas; do
 	row "$p --help, stdout closed" 1 "$WE" "$p --help >&-"
 	row "$p --help >/dev/full" 1 "$FULL" "$p --help >/dev/full"
 done
@@ -41,6 +41,8 @@ row "malloc_variance all (forked rows) >/dev/full" 1 "$FULL" \
 cmp_num "bad input: ... and only the parent reports it" "$(grep -c "$WE" "$TMP/be")" -eq 1
 row "threads: a run >/dev/full" 1 "$FULL" "./threads --live 10M --mode default 100000 20 1 >/dev/full"
 row "threads --csv >/dev/full" 1 "$FULL" "./threads --live 10M --csv --mode default 100000 20 1 >/dev/full"
+row "arenas: a run >/dev/full" 1 "$FULL" "./arenas --threads 2 --rounds 4 >/dev/full"
+row "arenas --csv --trim >/dev/full" 1 "$FULL" "./arenas --csv --trim --threads 2 --rounds 4 >/dev/full"
 row "yes: one row >/dev/full" 1 "$FULL" "./yes --size 4K --reps 1 --bytes 64K >/dev/full"
 row "yes --csv >/dev/full" 1 "$FULL" "./yes --csv --size 4K --reps 1 --bytes 64K >/dev/full"
 row "yes --read >/dev/full" 1 "$FULL" "head -c 1000 /dev/zero | ./yes --read 1000 >/dev/full"
@@ -70,6 +72,10 @@ row "malloc_variance --threads 65" 2 "--threads wants" "./malloc_variance --thre
 row "threads SIZE with a leading tab" 2 "SIZE" "./threads '	10' 1 1"
 row "threads -1 10 1: negative, not an option" 2 "'-1' is negative" "./threads -1 10 1"
 row "yes --reps 1e3" 2 "--reps wants" "./yes --reps 1e3"
+row "arenas --threads with a leading tab" 2 "--threads wants" "./arenas --threads '	4'"
+row "arenas --threads -2" 2 "--threads wants" "./arenas --threads -2"
+row "arenas --rounds 1e3" 2 "--rounds wants" "./arenas --rounds 1e3"
+row "arenas --live overflowing uint64" 2 "--live wants" "./arenas --live 99999999999999999999"
 row "yes --bytes -1" 2 "--bytes wants" "./yes --bytes -1"
 
 # ------------------------------------------- options
@@ -77,6 +83,8 @@ row "frames -zt names -z" 2 "unknown option '-z'" "./frames -zt"
 row "malloc_variance -zt names -z" 2 "unknown option '-z'" "./malloc_variance -zt"
 row "yes -zt names -z" 2 "unknown option '-z'" "./yes -zt"
 row "threads -zt names -z" 2 "unknown option '-z'" "./threads -zt"
+row "arenas -zt names -z" 2 "unknown option '-z'" "./arenas -zt"
+row "arenas --trim=1 names --trim" 2 "--trim" "./arenas --trim=1"
 row "threads 1 1 1: a live set of 490 M blocks is refused" 2 "the limit is" "./threads 1 1 1"
 row "frames --bogus=1 names --bogus" 2 "unknown option '--bogus'" "./frames --bogus=1"
 row "yes --size without a value" 2 "--size needs a value" "./yes --size"
@@ -97,6 +105,8 @@ row "frames: a frame beyond ulimit -v" 1 "frames.*(alloc|Cannot allocate)" \
 	"ulimit -v 60000; ./frames --frames 1 >/dev/null"
 row "yes: buffers beyond ulimit -v" 1 "malloc.*failed" \
 	"ulimit -v 60000; ./yes --size 64M --reps 1 --bytes 64M >/dev/null"
+row "arenas: thread heaps beyond ulimit -v" 1 "arenas: " \
+	"ulimit -v 100000; ./arenas --threads 8 >/dev/null"
 row "malloc_variance: samples beyond ulimit -v" 1 "mmap for .* samples" \
 	"ulimit -v 100000; ./malloc_variance small --iters 50000000 >/dev/null"
 

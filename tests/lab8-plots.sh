@@ -145,6 +145,9 @@ if PLOTS_DIR="$TMP/plots" FRAMES=2 VARIANCE_ITERS=2000 BYTES=512K \
 		"$(grep -c 'data-points="19"' "$TMP/plots/plot-lab4-cap.svg")" -eq 2
 	n5=8; [ "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" -ge 2 ] || n5=4
 	l8check "plot lab5" "$TMP/plots/plot-lab5-pipe.svg" $n5
+	l8check "plot lab6" "$TMP/plots/plot-lab6-rss.svg" 3
+	cmp_num "plot lab6: 5 thread counts a policy" \
+		"$(grep -c 'data-points="5"' "$TMP/plots/plot-lab6-rss.svg")" -eq 3
 	grep -q '<title># \|<title>glibc' "$TMP/plots/plot-lab4-cap.svg" &&
 		pass "plot lab4: the environment line is the <title>" ||
 		fail "plot lab4: the environment line is the <title>" "$(grep -m1 '<title>' "$TMP/plots/plot-lab4-cap.svg")"

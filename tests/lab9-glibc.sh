@@ -83,6 +83,26 @@ else
 	cmp_num "lab9 2.41: after the rejected 256M, 30 MiB: 1 frame from mmap" \
 		"$(field "$TMP/l9_t_256m.out" "from mmap")" -eq 1
 
+	# Lab 6 (arena_get2, mtrim in 2.41): one arena per thread plus main below
+	# the limit, arena_max caps it, malloc_trim(0) more than halves RssAnon.
+	$L9PFX ./arenas --csv --threads 3 --rounds 8 --blocks 100 >"$TMP/l9_ar" 2>&1
+	MALLOC_ARENA_MAX=2 $L9PFX ./arenas --csv --threads 3 --rounds 8 --blocks 100 >"$TMP/l9_ar2" 2>&1
+	a=$(tools/csvget arenas "$TMP/l9_ar" 2>/dev/null)
+	b=$(tools/csvget arenas "$TMP/l9_ar2" 2>/dev/null)
+	if [ "$a $b" = "4 2" ]; then pass "lab9 2.41: arenas, 3 threads: 4, and 2 with MALLOC_ARENA_MAX=2"
+	else fail "lab9 2.41: arenas, 3 threads" "got '$a' and '$b', want 4 and 2"; fi
+	$L9PFX ./arenas --threads 4 --trim >"$TMP/l9_art" 2>&1
+	b=$(field "$TMP/l9_art" 'RssAnon after') a=$(field "$TMP/l9_art" 'RssAnon trimmed')
+	cmp_num "lab9 2.41: arenas --trim: RssAnon after malloc_trim(0) under half ($b KiB)" \
+		"$((2 * ${a:-0}))" -lt "${b:-0}"
+	# Since 2.39 (BZ 30945) the limit counts online CPUs, not the affinity mask.
+	if command -v taskset >/dev/null 2>&1 && [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ] &&
+	   [ "$(getconf _NPROCESSORS_ONLN)" -le 8 ]; then
+		taskset -c 0 $L9PFX ./arenas --csv --threads 12 --rounds 4 --blocks 50 >"$TMP/l9_arx" 2>&1
+		cmp_num "lab9 2.41: 12 threads pinned to one CPU still get 13 arenas (online CPUs count)" \
+			"$(tools/csvget arenas "$TMP/l9_arx" 2>/dev/null)" -eq 13
+	fi
+
 	f=$(l9run t_miss "$L9PFX" ./frames 34M GLIBC_TUNABLES=glibc.malloc.mmap_treshold=$L9THR)
 	near "lab9 2.41: a misspelt name is ignored (34 MiB churns)" "$f" $((L9N * p34)) 1
 	if [ -s "$TMP/l9_t_miss.err" ]; then

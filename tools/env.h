@@ -14,6 +14,7 @@
  *   env_read_faults_per_page()  faults for a page read, then written (probe)
  *   env_malloc_policy()         the malloc settings in force, item by item
  *   env_malloc_is_glibc()       is malloc() glibc's, or a preload / ASan's?
+ *   env_read_status(), env_status_kib()  /proc/self/status without malloc
  *   env_print_header()          "# " lines, <= 100 columns, warnings last
  *   env_csv_header/fields()     the same facts as trailing CSV columns
  */
@@ -184,6 +185,39 @@ static int env_read_faults_per_page(void)
 	/* Reads that faulted and writes that faulted again: the zero page. */
 	cached = (f1 - f0 >= n / 2 && f2 - f1 >= n / 2) ? 2 : 1;
 	return cached;
+}
+
+/* ------------------------------------------------------ /proc/self/status */
+
+/* The whole of /proc/self/status into buf, read with read() into the
+ * caller's buffer: stdio would malloc a FILE and a buffer in the main
+ * arena, the very memory a lab is measuring.  Returns buf. */
+__attribute__((unused))
+static char *env_read_status(char *buf, size_t len)
+{
+	ssize_t n = 0, r;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die("open /proc/self/status");
+	while (n < (ssize_t)len - 1 && (r = read(fd, buf + n, len - 1 - (size_t)n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* One "Name:  123 kB" field of that text in KiB, -1 when absent (RssAnon
+ * is Linux 4.5+). */
+__attribute__((unused))
+static long env_status_kib(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, n) && p[n] == ':')
+			return strtol(p + n + 1, NULL, 10);
+	return -1;
 }
 
 /* ------------------------------------------------- malloc's settings */

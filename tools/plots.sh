@@ -7,12 +7,15 @@
 #                           and tuned, with the 32 MiB cap marked
 #   plot-lab5-pipe.svg      Lab 5's GiB/s vs buffer size per alignment, on
 #                           one CPU and on two
+#   plot-lab6-rss.svg       Lab 6's RssAnon vs threads: default,
+#                           MALLOC_ARENA_MAX=2, after malloc_trim(0)
 # Every CSV is read by column name.  Knobs (environment):
 #   PLOTS_DIR       where the SVGs go (default plots/)
 #   CSV_DIR         where the CSVs go (default: PLOTS_DIR)
 #   FRAMES          frames per Lab 1 and Lab 4 run (default 10)
 #   VARIANCE_ITERS  samples per Lab 2 row (default 50000)
 #   BYTES           bytes per Lab 5 run (default 32M)
+#   ROUNDS          requests per thread in a Lab 6 run (default 64)
 # Progress goes to stderr, only when stderr is a terminal.  Any failed run
 # stops it, naming the run; the exit status is then 1.
 set -u -o pipefail
@@ -22,13 +25,14 @@ CSV_DIR=${CSV_DIR:-$PLOTS_DIR}
 FRAMES=${FRAMES:-10}
 VARIANCE_ITERS=${VARIANCE_ITERS:-50000}
 BYTES=${BYTES:-32M}
+ROUNDS=${ROUNDS:-64}
 NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 T0=$SECONDS
 
 fail() { [ -t 2 ] && printf '\n' >&2; echo "plots: $*" >&2; exit 1; }
 progress() { [ -t 2 ] && printf '\r\033[Kplots: %s (%d s)' "$*" $((SECONDS - T0)) >&2; return 0; }
 
-for p in frames malloc_variance yes tools/plot; do
+for p in frames malloc_variance yes arenas tools/plot; do
 	[ -x "./$p" ] || fail "./$p is not built; run make plots"
 done
 mkdir -p "$PLOTS_DIR" "$CSV_DIR" || fail "cannot create $PLOTS_DIR or $CSV_DIR"
@@ -143,6 +147,25 @@ draw plot-lab5-pipe "$csv" --kind line --x size --y gib_per_s --series align --s
 	--median --logx --xbytes \
 	--title "Lab 5: write() into a pipe, GiB/s (median of each row's runs)" \
 	--xlabel "buffer size per write() (log scale)" --ylabel "GiB/s"
+
+# ------------------------------------------------------------------ Lab 6
+# RssAnon at the end of a run against threads, per policy: the defaults,
+# MALLOC_ARENA_MAX=2, and the defaults after malloc_trim(0).  ROUNDS
+# requests per thread (default 64 here).
+csv=$CSV_DIR/lab6.csv
+rm -f "$csv"
+for t in 1 2 4 8 16; do
+	progress "Lab 6: $t threads, three policies"
+	add_rows "$csv" policy "default" ./arenas --csv --threads "$t" --rounds "$ROUNDS"
+	add_rows "$csv" policy "MALLOC_ARENA_MAX=2" MALLOC_ARENA_MAX=2 ./arenas --csv \
+		--threads "$t" --rounds "$ROUNDS"
+	add_rows "$csv" policy "default, then malloc_trim(0)" ./arenas --csv --trim --threads "$t" \
+		--rounds "$ROUNDS"
+done
+draw plot-lab6-rss "$csv" --kind line --x threads --y anon_end_kib --series policy --logx \
+	--title "Lab 6: resident anonymous memory vs threads ($ROUNDS requests a thread)" \
+	--xlabel "worker threads (log scale; the same requests and live set a thread)" \
+	--ylabel "RssAnon at the end of the run (KiB)"
 
 [ -t 2 ] && printf '\r\033[K' >&2
 for f in "${drawn[@]}"; do echo "wrote $f"; done

@@ -101,11 +101,16 @@ asan() {
 	run 0 "$b/yes" --csv --reps 2 --size 2K --bytes 64K
 	run 0 sh -c "head -c 100000 /dev/zero | $b/yes --read 100000"
 	run 2 "$b/yes" --align page+4
+	# Lab 6: a short run, with the trim, as CSV; a refused option.
+	run 0 "$b/arenas" --threads 2 --rounds 4 --blocks 50 --trim
+	run 0 "$b/arenas" --threads 3 --rounds 4 --blocks 50 --csv
+	run 2 "$b/arenas" --threads 0
 }
 
 tsan() {
 	local b=build/$1
 	run 0 "$b/malloc_variance" small --threads 2 --iters 2000
+	run 0 "$b/arenas" --threads 3 --rounds 4 --blocks 50 --trim
 	run 0 "$b/malloc_variance" pool --threads 2 --iters 2000
 	run 0 "$b/malloc_variance" large --threads 2 --iters 500
 	run 0 "$b/malloc_variance" all --threads 2 --iters 500
