@@ -69,7 +69,7 @@ case $BYTES in
 *K) bytes_n=$(( bytes_n << 10 )) ;; *M) bytes_n=$(( bytes_n << 20 )) ;; *G) bytes_n=$(( bytes_n << 30 )) ;;
 esac
 
-for p in frames malloc_variance threads yes; do
+for p in frames malloc_variance threads yes arenas; do
 	[ -x "./$p" ] || { echo "$PROG: ./$p is not built; run make (make submit builds it)" >&2; exit 1; }
 done
 
