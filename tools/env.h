@@ -765,8 +765,9 @@ static void env_print_header(FILE *out)
 		fprintf(out, "# warning: malloc() comes from %.50s, not libc: counts may not compare\n",
 			env_malloc_owner());
 	if (env_thp_always())
-		fprintf(out, "# warning: THP is 'always': faults come in 2 MiB pieces; "
-			"4 KiB predictions do not hold\n");
+		fprintf(out, "# warning: THP always: memory written first may get 2 MiB pages;\n"
+			"#   memory read first maps the huge zero page, split by the first\n"
+			"#   write: about 1 fault a page.  Fault predictions are bounds.\n");
 	if (m->hugetlb == 1)
 		fprintf(out, "# warning: glibc.malloc.hugetlb=1: huge pages make fault counts "
 			"vary; predictions are bounds\n");
