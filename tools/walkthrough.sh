@@ -54,6 +54,7 @@ run() {
 	local name=$1 rc
 	shift
 	show "$@"
+	printf '%s\n' "$@" >"$OUT/$name.cmd"       # the summary runs it again under strace
 	env "$@" | tee "$OUT/$name.txt" | env_lines
 	rc=$?
 	[ "$rc" -eq 0 ] || die "the run failed (exit $rc): $*"
@@ -238,7 +239,7 @@ step9() {
 
 # One table of everything the walkthrough measured, in 100 columns.
 summary() {
-	local have_strace=0 row name label envs cmd
+	local have_strace=0 row name label
 	strace_works && have_strace=1
 	printf '\n=== Summary (measured on %s, %s frames)\n' "$(uname -n)" "$FRAMES"
 	if [ $have_strace = 1 ]; then
@@ -248,21 +249,19 @@ summary() {
 	fi
 	printf '%-34s %8s %10s %9s %10s %5s %5s %6s\n' run time faults faults/fr corrupt \
 		brk mmap munmap
-	for row in "default|malloc (the skeleton)||./frames --alloc malloc" \
-		   "mmap_max|mmap_max=0|GLIBC_TUNABLES=glibc.malloc.mmap_max=0|./frames --alloc malloc" \
-		   "no_trim|mmap_max=0 + trim_threshold|$TUNED|./frames --alloc malloc" \
-		   "tuned|--tune, malloc||./frames --tune --alloc malloc" \
-		   "perturb|perturb=170, untuned malloc|GLIBC_TUNABLES=glibc.malloc.perturb=170|./frames --alloc malloc" \
-		   "fix_memset|--tune, malloc + memset||./frames --tune --alloc memset" \
-		   "fix_calloc|--tune, calloc (completed program)||./frames --tune" \
-		   "hugetlb|hugetlb=1, calloc|GLIBC_TUNABLES=glibc.malloc.hugetlb=1|./frames" \
-		   "hugetlb_tuned|hugetlb=1, --tune, calloc|GLIBC_TUNABLES=glibc.malloc.hugetlb=1|./frames --tune"; do
-		IFS='|' read -r name label envs cmd <<<"$row"
-		[ -f "$OUT/$name.txt" ] || continue
+	# Each row is a run a step made (its command kept in RUN_DIR/NAME.cmd).
+	for row in "default|malloc (the skeleton)" "mmap_max|mmap_max=0" \
+		   "no_trim|mmap_max=0 + trim_threshold" "tuned|--tune, malloc" \
+		   "perturb|perturb=170, untuned malloc" "fix_memset|--tune, malloc + memset" \
+		   "fix_calloc|--tune, calloc (completed program)" "hugetlb|hugetlb=1, calloc" \
+		   "hugetlb_tuned|hugetlb=1, --tune, calloc"; do
+		IFS='|' read -r name label <<<"$row"
+		[ -f "$OUT/$name.txt" ] && [ -f "$OUT/$name.cmd" ] || continue
 		local b=- m=- u=-
 		if [ $have_strace = 1 ]; then
-			# shellcheck disable=SC2086
-			[ -f "$OUT/$name.strace" ] || count "$name" $envs $cmd$N
+			local cmd=()
+			mapfile -t cmd <"$OUT/$name.cmd"
+			[ -f "$OUT/$name.strace" ] || count "$name" "${cmd[@]}"
 			b=$(awk '$NF == "brk" { print $4 }' "$OUT/$name.strace")
 			m=$(awk '$NF == "mmap" { print $4 }' "$OUT/$name.strace")
 			u=$(awk '$NF == "munmap" { print $4 }' "$OUT/$name.strace")
@@ -285,7 +284,7 @@ progress() {
 ./frames --env || die "./frames --env failed"
 case $1 in
 all)
-	rm -f "$OUT"/*.txt "$OUT"/*.strace    # no stale counts from an earlier run
+	rm -f "$OUT"/*.txt "$OUT"/*.cmd "$OUT"/*.strace    # no stale counts from an earlier run
 	for s in 1 2 3 4 5 6 7 8 9; do progress "step $s of 9"; "step$s"; done
 	progress "the summary (each row once more under strace)"
 	summary
