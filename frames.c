@@ -200,9 +200,9 @@ static void tune_allocator(struct policy *p, int verbose)
 	p->trim_threshold = UINT64_MAX;
 	p->dynamic = 0;
 	if (verbose)
-		printf("tune: mallopt(M_MMAP_MAX, 0) = 1: big blocks come from the heap, never from mmap\n"
-		       "tune: mallopt(M_TRIM_THRESHOLD, -1) = 1: free() never shrinks the heap, so a frame's\n"
-		       "      pages stay mapped for the next frame\n");
+		printf("tune: mallopt(M_MMAP_MAX, 0) = 1: big blocks come from the heap, not mmap\n"
+		       "tune: mallopt(M_TRIM_THRESHOLD, -1) = 1: free() never shrinks the heap,\n"
+		       "      so a frame's pages stay mapped for the next frame\n");
 }
 
 /* ----------------------------------------------------------- prediction */
@@ -499,8 +499,9 @@ static int explain_prediction(char lines[][80], const struct prediction *pr, uns
 		snprintf(lines[n++], 80, "1 a page: %s", env_read_faults_per_page() == 1
 			 ? "no zero page on a read here" : "written before it is read");
 	if (pr->written_first)
-		snprintf(lines[n++], 80, "%" PRIu64 " pages written first (calloc, headers): 1 each",
-			 pr->written_first);
+		snprintf(lines[n++], 80, "%" PRIu64 " pages written first (%s): 1 each",
+			 pr->written_first, o->alloc == ALLOC_CALLOC
+			 ? "calloc's clear, chunk headers" : "chunk headers");
 	if (pr->trims)
 		snprintf(lines[n++], 80, "free() trimmed the heap %u times, %" PRIu64 " pages kept",
 			 pr->trims, pr->kept);
