@@ -476,34 +476,34 @@ static struct prediction predict_faults(const struct options *o, const struct po
 
 /* Why the prediction is what it is, in short clauses that fit 80 columns
  * beside the report's labels.  Returns how many lines it filled. */
-static int explain_prediction(char lines[][80], const struct prediction *pr, unsigned frames,
+static int explain_prediction(char lines[][96], const struct prediction *pr, unsigned frames,
 			      const struct options *o, const struct policy *pol)
 {
 	int n = 0;
 
-	snprintf(lines[n++], 80, "%u of %u frames on fresh pages, %u from mmap",
+	snprintf(lines[n++], 96, "%u of %u frames on fresh pages, %u from mmap",
 		 pr->fresh_frames, frames, pr->mmap_frames);
 	if (pr->bound && env_thp_always() && pr->per_page == 2 && !pol->perturb &&
 	    o->alloc != ALLOC_MEMSET && o->alloc != ALLOC_ONCE) {
-		snprintf(lines[n++], 80, "THP always: a read maps the huge zero page, a write");
-		snprintf(lines[n++], 80, "splits it, then each page faults once (a bound)");
+		snprintf(lines[n++], 96, "THP always: a read maps the huge zero page, a write");
+		snprintf(lines[n++], 96, "splits it, then each page faults once (a bound)");
 		return n;
 	}
 	if (pr->bound) {
-		snprintf(lines[n++], 80, "a bound: a huge page maps 2 MiB in one fault");
+		snprintf(lines[n++], 96, "a bound: a huge page maps 2 MiB in one fault");
 		return n;
 	}
 	if (pr->per_page == 2)
-		snprintf(lines[n++], 80, "2 a page read first: zero page, then a copy");
+		snprintf(lines[n++], 96, "2 a page read first: zero page, then a copy");
 	else
-		snprintf(lines[n++], 80, "1 a page: %s", env_read_faults_per_page() == 1
+		snprintf(lines[n++], 96, "1 a page: %s", env_read_faults_per_page() == 1
 			 ? "no zero page on a read here" : "written before it is read");
 	if (pr->written_first)
-		snprintf(lines[n++], 80, "%" PRIu64 " pages written first (%s): 1 each",
+		snprintf(lines[n++], 96, "%" PRIu64 " pages written first (%s): 1 each",
 			 pr->written_first, o->alloc == ALLOC_CALLOC
-			 ? "calloc's clear, chunk headers" : "chunk headers");
+			 ? "calloc's clear, headers" : "chunk headers");
 	if (pr->trims)
-		snprintf(lines[n++], 80, "free() trimmed the heap %u times, %" PRIu64 " pages kept",
+		snprintf(lines[n++], 96, "free() trimmed the heap %u times, %" PRIu64 " pages kept",
 			 pr->trims, pr->kept);
 	return n;
 }
@@ -644,7 +644,7 @@ static void print_report(const struct options *o, const struct result *r,
 			 const struct prediction *pr, const struct policy *pol,
 			 const struct trim_result *t)
 {
-	char a[32], b[32], why[6][80];
+	char a[32], b[32], why[6][96];
 
 	if (o->vary)
 		printf("%u frames of %s (varying by up to %s)\n", o->frames,
