@@ -4,9 +4,10 @@
  * A video pipeline allocates one 3840x2160 frame of 64-bit pixels
  * (66,355,200 bytes), renders into it, checks it and frees it, 100 times.
  * By default glibc serves every such block with a fresh mmap() and returns
- * it with munmap(), so every page of every frame faults, twice: the
- * renderer reads what it draws over (the zero page is mapped), then writes
- * (a private page is zeroed and mapped).  --tune keeps the memory between
+ * it with munmap(), so every page of every frame faults: twice on most
+ * kernels, where the renderer's read of a fresh page maps the shared zero
+ * page and its write then faults again for a private copy; once on kernels
+ * that allocate on the read (the header says which).  --tune keeps the memory between
  * frames with two mallopt() calls; the faults vanish, the program runs
  * several times faster, and a bug appears: malloc() never promised a black
  * frame, and a reused frame still holds the last one.

@@ -273,10 +273,6 @@ static void *worker_run(void *arg)
 	return NULL;
 }
 
-/* Sets the row's thresholds.  Any of these freezes the dynamic threshold
- * for the rest of the process, which is one reason rows get a process each.
- * glibc up to 2.34 refuses a threshold above 32 MiB (its cap then); 32 MiB
- * still keeps a 1 MiB block on the heap, so that is used instead. */
 /* mallopt() sets no errno, so die() gets none; the usual cause is another
  * allocator (a preload, ASan), so name whose malloc() refused. */
 __attribute__((noreturn))
@@ -287,6 +283,10 @@ static void refused(const char *what, int value)
 	    env_malloc_is_glibc() ? "glibc" : env_malloc_owner());
 }
 
+/* Sets the row's thresholds.  Any of these freezes the dynamic threshold
+ * for the rest of the process, which is one reason rows get a process each.
+ * glibc up to 2.34 refuses a threshold above 32 MiB (its cap then); 32 MiB
+ * still keeps a 1 MiB block on the heap, so that is used instead. */
 static void set_thresholds(const struct row *r, struct row_result *res)
 {
 	if (r->mmap_threshold && !mallopt(M_MMAP_THRESHOLD, r->mmap_threshold)) {

@@ -715,7 +715,7 @@ static void env_describe(const struct env_item *it, char *buf, size_t len)
 	}
 }
 
-/* "(unset)", or the value cut to fit a line. */
+/* The variable, or "(unset)"; the caller cuts it to fit its line. */
 static const char *env_or_unset(const char *name)
 {
 	const char *v = getenv(name);
