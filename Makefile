@@ -35,6 +35,7 @@
 #   make build-arm64          the labs cross-built for arm64, in build/arm64/
 #   make sanitize             the labs under ASan+UBSan and TSan (gcc, clang)
 #   make test                 the kit's checks; ends "N passed, M failed"
+#                             (T=NAME: tests/NAME.sh alone)
 #   make submit               every lab's graded runs in one file for a grader
 #                             (STUDENT=name; FRAMES SCALE VARIANCE_ITERS ...)
 #   make grade FILE=f         tools/grade.sh: check a submission
@@ -87,10 +88,13 @@ tests/bin/%: tests/%.c tools/bench.h tools/env.h
 
 # The kit measures glibc: a compiler that builds against another C library
 # (musl-gcc, a BSD) gets one line saying so, not a screen of errors.
+# $(call libc_check,CC[,PACKAGES]): PACKAGES, the Debian packages that bring
+# a cross toolchain, are named in that line.  The check is in the recipe, so
+# it stops make (even make -n) only when a target needs that compiler.
 glibc_probe = \043include <features.h>\n\043if !defined(__GLIBC__) || !defined(__linux__)\n\043error\n\043endif\n
 libc_check = $(if $(shell printf '$(glibc_probe)' | $(1) -E -x c - >/dev/null 2>&1 && echo ok),,\
 	$(error '$(1)' cannot build a program for glibc on Linux (not installed, or another C \
-	library); the kit measures glibc's malloc: use gcc or clang with glibc))
+	library)$(if $(2),: apt-get install $(2),; the kit measures glibc's malloc: use gcc or clang with glibc)))
 
 # gcc -m32 on a 64-bit Debian without gcc-multilib (which would remove the
 # arm64 cross compiler): the kernel's asm/ headers serve both widths but sit
@@ -321,12 +325,13 @@ clean-plot:
 	rm -f tools/plot
 
 # ------------------------------------------------------------------ tests
-# A 2.31 build, once made, is kept up to date for tests/lab9-glibc.sh.
+# A 2.31 build, once made, is kept up to date for tests/glibc-versions.sh.
+# T=NAME runs tests/NAME.sh alone (T="lab1 lab4": those two).
 test: $(LABS) $(TEST_BINS) $(if $(wildcard build/glibc-2.31/frames),glibc-2.31)
-	@tests/run.sh
+	@tests/run.sh $(T)
 
 # ---------------------------------------------------- other builds (ports)
-# Beside the normal binaries, never over them.  tests/lab9-ports.sh runs
+# Beside the normal binaries, never over them.  tests/ports.sh runs
 # whichever exist (32-bit directly or under qemu-i386, arm64 under
 # qemu-aarch64).  CC32 / CC_ARM64 pick the compilers.
 CC32     ?= gcc -m32
@@ -336,12 +341,12 @@ build32: $(addprefix build/m32/,$(LABS))
 build-arm64: $(addprefix build/arm64/,$(LABS))
 
 build/m32/%: %.c tools/bench.h tools/env.h
-	@$(call libc_check,$(CC32))
+	@$(call libc_check,$(CC32),libc6-dev-i386 lib32gcc-12-dev)
 	@mkdir -p $(@D)
 	$(CC32) $(CFLAGS) $(call m32_inc,$(CC32)) -o $@ $< $(LDLIBS) -pthread
 
 build/arm64/%: %.c tools/bench.h tools/env.h
-	@$(call libc_check,$(CC_ARM64))
+	@$(call libc_check,$(CC_ARM64),gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 	@mkdir -p $(@D)
 	$(CC_ARM64) $(CFLAGS) -o $@ $< $(LDLIBS) -pthread
 

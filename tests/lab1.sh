@@ -1,6 +1,6 @@
+#!/usr/bin/env bash
 # tests/lab1.sh - frames: fault counts from first principles, corrupt
-# pixels, system calls, compilers, and the command line.  Sourced by
-# tests/run.sh (which provides pass/fail/skip and friends from lib.sh).
+# pixels, system calls, compilers, and the command line.
 #
 # The arithmetic every prediction below starts from: a frame is
 # 66,355,200 bytes; an mmapped chunk puts a 16-byte header before it, so
@@ -13,17 +13,17 @@
 # exact to a few faults here, the slack is for kernels that fault-around
 # differently.  THP would change all of this, so with THP "always" every
 # run gets --no-thp.
+. "$(dirname "$0")/lib.sh" || exit 1
 
 L1N=5                                   # frames per run: small and quick
 PAGE=$(getconf PAGESIZE)
 L1P=$(( (66355200 + 16 + PAGE - 1) / PAGE ))
-RF=$(./frames --env | sed -n 's/.*read fault: .*(\([12]\) a page).*/\1/p')
+RF=$(read_faults_per_page)                # tools/lib.sh
 [ -n "$RF" ] || { RF=2; fail "lab1 the environment check reports read faults per page" "no 'read fault:' line"; }
 echo "note: a page read, then written, faults $RF time(s) on this kernel"
 L1S=1036800                             # sampled pixels per frame
-L1X=
-grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
-	{ L1X=--no-thp; echo "note: THP is 'always' here; frames runs with --no-thp"; }
+L1X=$THP_ARG                            # tests/lib.sh
+[ -z "$L1X" ] || echo "note: THP is 'always' here; frames runs with --no-thp"
 
 # frames_run NAME [VAR=value...] -- ARGS...: run ./frames into $TMP/NAME.
 frames_run() {

@@ -1,5 +1,5 @@
+#!/usr/bin/env bash
 # tests/lab2.sh - malloc_variance, tools/pin.sh and bench.h's percentiles.
-# Sourced by tests/run.sh (pass/fail/skip and friends come from lib.sh).
 #
 # Nothing here asserts a time.  What is asserted, and why it is predictable:
 # - forced mmap (M_MMAP_THRESHOLD 512 KiB < 1 MiB): every call maps a fresh
@@ -13,6 +13,7 @@
 #   + 16 B of header rounds up to 257 pages, 257 faults per call.
 # - --history runs the rows in one process: the heap top the 1 MiB default
 #   row leaves serves the forced-mmap row, which then maps nothing.
+. "$(dirname "$0")/lib.sh" || exit 1
 
 L2N=3000                                # samples a row: small and quick
 L2MV=./malloc_variance

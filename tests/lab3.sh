@@ -1,6 +1,7 @@
+#!/usr/bin/env bash
 # tests/lab3.sh - Lab 3 (threads.c, tools/bug1541.sh): argument parsing, the
 # live-set bound, fault counts predicted from first principles, the work the
-# speed-up line claims, the targets' output.  Sourced by tests/run.sh.
+# speed-up line claims, the targets' output.
 # Nothing here asserts a time.
 #
 # The model: a request at or above the mmap threshold is its own fresh
@@ -11,6 +12,7 @@
 # with base-size anonymous pages; a machine that hands out larger folios
 # (multi-size THP set to "always") faults less, so the fault checks are
 # skipped there.
+. "$(dirname "$0")/lib.sh" || exit 1
 
 L3P=$(getconf PAGESIZE)
 L3RUN=$TMP/l3run                        # the script's outputs, not .run/

@@ -1,5 +1,5 @@
+#!/usr/bin/env bash
 # tests/lab4.sh - the dynamic threshold's 32 MiB cap, with frames --size.
-# Sourced by tests/run.sh.
 #
 # First principles (malloc.c: sysmalloc, __libc_free): a block of S bytes
 # from mmap touches ceil((S + 16) / PAGE) pages, each written first by
@@ -8,6 +8,7 @@
 # the heap and later frames reuse it: 2 blocks' pages in all.  A block whose
 # mapping is 32 MiB or more never raises it (32 MiB + header is over the
 # cap), so every frame is a fresh mmap.  Tolerance 1%, as in Lab 1.
+. "$(dirname "$0")/lib.sh" || exit 1
 
 L4N=50
 PAGE=$(getconf PAGESIZE)
@@ -15,7 +16,7 @@ l4pages() { echo $(( ($1 + 16 + PAGE - 1) / PAGE )); }
 l4run() { # NAME SIZE [VAR=value...]
 	local name=$1 size=$2
 	shift 2
-	env "$@" ./frames ${L1X:-} --alloc memset --frames $L4N --size "$size" >"$TMP/l4_$name" 2>&1
+	env "$@" ./frames $THP_ARG --alloc memset --frames $L4N --size "$size" >"$TMP/l4_$name" 2>&1
 	field "$TMP/l4_$name" "minor faults"
 }
 

@@ -1,7 +1,9 @@
+#!/usr/bin/env bash
 # tests/lab5.sh - Lab 5 (yes.c): argument parsing, the alignment each row
 # claims against the address the kernel really saw, bytes written against
-# bytes read, and write() counts.  Sourced by tests/run.sh.  Small runs only:
+# bytes read, and write() counts.  Small runs only:
 # nothing here depends on how fast the pipe is.
+. "$(dirname "$0")/lib.sh" || exit 1
 
 PAGE=$(getconf PAGESIZE)
 

@@ -1,14 +1,87 @@
-# tests/lib.sh - the kit's whole test framework: sourced by tests/run.sh.
-# Each check ends in exactly one of pass, fail or skip.  Nothing here
-# times anything: tests assert counts and exit codes, never wall time.
+# tests/lib.sh - the kit's test framework.  Every tests/NAME.sh sources it
+# first (`. "$(dirname "$0")/lib.sh"`), so a file runs the same alone
+# (bash tests/NAME.sh, make test T=NAME) as in the suite (tests/run.sh):
+# in its own shell, from the kit's top directory, with its own temporary
+# directory $TMP.  Each check ends in exactly one of pass, fail or skip.
+# Nothing here times anything: tests assert counts and exit codes, never
+# wall time.
+#
+# At exit the file prints "N passed, M failed" (", K skipped" after it when
+# K > 0) and exits 1 if a check failed (or the file itself stopped with a
+# non-zero status).  $TMP is removed when nothing failed; otherwise it is
+# kept and named, and $TMP/failures/NNN.txt holds each failed check's name,
+# its whole reason and every file the check wrote under $TMP.  When
+# TESTS_COUNTS names a file (tests/run.sh does), "PASSED FAILED SKIPPED TMP"
+# is written there (TMP "-" when it was removed).
 
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+. tools/lib.sh
+prog=$0
+TEST_FILE=$0
 PASSED=0 FAILED=0 SKIPPED=0
-TMP=${TMP:-$(mktemp -d)}
-[ -n "$TMP" ] && [ -d "$TMP" ] || { echo "tests/lib.sh: no temporary directory (mktemp -d failed: set TMPDIR)" >&2; exit 1; }
+# Every check writes under $TMP: without one they would write into the
+# current directory, so refuse to start.
+if ! TMP=$(mktemp -d) || [ ! -d "$TMP" ] || [ ! -w "$TMP" ]; then
+	echo "$TEST_FILE: mktemp -d failed (TMPDIR=${TMPDIR:-unset}): set TMPDIR to a writable directory" >&2
+	exit 1
+fi
+# $TMP/.mark is touched when a check ends: the files no older than it are
+# the ones the current check wrote, its evidence should it fail.
+: >"$TMP/.mark"
 
-pass() { PASSED=$((PASSED + 1)); printf 'ok      %s\n' "$1"; }
-fail() { FAILED=$((FAILED + 1)); printf 'FAIL    %s\n        %s\n' "$1" "$2"; }
-skip() { SKIPPED=$((SKIPPED + 1)); printf 'skip    %s (%s)\n' "$1" "$2"; }
+# tests_finish: the EXIT trap: the counts, then $TMP removed or kept.
+tests_finish() {
+	local rc=$? line kept=-
+	if [ "$rc" -ne 0 ] && [ "$FAILED" -eq 0 ]; then
+		fail "$TEST_FILE ran to its end" "it stopped with exit status $rc"
+	fi
+	if [ "$FAILED" -eq 0 ]; then
+		rm -rf "$TMP"
+	else
+		kept=$TMP
+		echo "kept: $TMP (failures/NNN.txt: each failed check's whole output)"
+	fi
+	[ -z "${TESTS_COUNTS:-}" ] || echo "$PASSED $FAILED $SKIPPED $kept" >"$TESTS_COUNTS"
+	line="$PASSED passed, $FAILED failed"
+	[ "$SKIPPED" -gt 0 ] && line="$line, $SKIPPED skipped"
+	echo "$line"
+	trap - EXIT
+	[ "$FAILED" -eq 0 ] && exit 0
+	exit 1
+}
+trap tests_finish EXIT
+
+pass() { PASSED=$((PASSED + 1)); printf 'ok      %s\n' "$1"; : >"$TMP/.mark"; }
+skip() { SKIPPED=$((SKIPPED + 1)); printf 'skip    %s (%s)\n' "$1" "$2"; : >"$TMP/.mark"; }
+
+# fail NAME WHY: prints NAME and the first 4 lines of WHY (each cut to 200
+# columns); the whole of WHY and of every file under $TMP written since the
+# last check ended (and in that same clock tick) go to
+# $TMP/failures/NNN.txt, named on the last line.
+fail() {
+	local name=$1 why=${2:-} rec f
+	FAILED=$((FAILED + 1))
+	mkdir -p "$TMP/failures"
+	rec=$TMP/failures/$(printf '%03d' "$FAILED").txt
+	{
+		printf 'check: %s\nreason:\n%s\n' "$name" "$why"
+		# Not find -newer: file times move in clock ticks, so a file the
+		# check wrote can carry the mark's own time.
+		find "$TMP" -path "$TMP/failures" -prune -o -type f ! -name .mark -printf '%T@ %p\n' |
+			awk -v t="$(find "$TMP/.mark" -printf '%T@')" '$1 >= t { sub(/^[^ ]* /, ""); print }' |
+			sort | while IFS= read -r f; do
+				if [ ! -s "$f" ] || grep -Iq . "$f"; then
+					printf '\n=== %s\n' "$f"; cat "$f"
+				else
+					printf '\n=== %s (binary, not shown)\n' "$f"
+				fi
+			done
+	} >"$rec" 2>&1
+	printf 'FAIL    %s\n' "$name"
+	printf '%s\n' "$why" | head -n 4 | cut -c1-200 | sed 's/^/        /'
+	printf '        (all of it: %s)\n' "$rec"
+	: >"$TMP/.mark"
+}
 
 # field FILE LABEL: the first word after "LABEL:" on a "  label: value" line.
 field() {
@@ -20,14 +93,15 @@ field() {
 		}' "$1"
 }
 
-# check_exit NAME WANT CMD...: CMD must exit with status WANT.
+# check_exit NAME WANT CMD...: CMD must exit with status WANT.  Its stdout
+# and stderr are left in $TMP/out and $TMP/err for the checks after it.
 check_exit() {
 	local name=$1 want=$2 got
 	shift 2
 	"$@" >"$TMP/out" 2>"$TMP/err"
 	got=$?
 	if [ "$got" -eq "$want" ]; then pass "$name"
-	else fail "$name" "exit $got, want $want: $(head -c 300 "$TMP/err")"; fi
+	else fail "$name" "exit $got, want $want: $(cat "$TMP/err")"; fi
 }
 
 # check_usage_error NAME CMD...: exit 2, a one-line reason, then the usage
@@ -66,15 +140,18 @@ cmp_num() {
 	fi
 }
 
-# strace_ok: strace is installed and allowed to trace here.
-strace_ok() {
-	command -v strace >/dev/null 2>&1 || { STRACE_WHY="strace is not installed"; return 1; }
-	strace -o /dev/null true >/dev/null 2>&1 || { STRACE_WHY="strace cannot trace here (ptrace denied)"; return 1; }
-	return 0
-}
+# strace_ok: strace is installed and allowed to trace here; else the reason
+# is in STRACE_WHY (tools/lib.sh: strace_works).
+strace_ok() { strace_works; }
 
-# syscall_count FILE NAME: the calls column of `strace -c` output for NAME.
-syscall_count() {
-	awk -v s="$2" '$NF == s { print $4; found = 1 }
-		END { if (!found) print 0 }' "$1" | head -n 1
-}
+# syscall_count FILE NAME: the calls column of `strace -c` output for NAME,
+# 0 when it has no such row (tools/lib.sh: strace_calls).
+syscall_count() { strace_calls "$1" "$2"; }
+
+# THP_ARG: "--no-thp" where transparent huge pages are "always" (the fault
+# predictions count base pages), else empty: for each ./frames run whose
+# faults a check predicts.
+THP_ARG=
+if grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
+	THP_ARG=--no-thp
+fi

@@ -21,31 +21,21 @@
 # all N threads; the report's ~490 MB), REPEATS, THREADS (N; default: CPUs).
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
-COUNT_SMALL=${COUNT_SMALL:-10000}
-COUNT_LARGE=${COUNT_LARGE:-4000}
-LIVE=${LIVE:-490000000}
-REPEATS=${REPEATS:-3}
-CSV=${CSV:-0}
-N=${THREADS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 OUT=${LAB3_OUT:-.run/lab3}
 SHORT=0.25      # seconds: a timed part shorter than this is mostly start-up and noise
-ME="lab3"
+. tools/lib.sh
+prog=lab3
+usage() { echo "usage: tools/bug1541.sh table|report|tunables|strace"; }
 
 # Knobs first: a bad one stops everything before the first run.
-knob() {        # knob NAME VALUE MAX
-	case $2 in
-	'' | *[!0-9]* | 0*) echo "$ME: $1 wants a whole number from 1, not '$2'" >&2; exit 2 ;;
-	esac
-	[ "${#2}" -le 13 ] && [ "$2" -le "$3" ] ||
-		{ echo "$ME: $1 wants a whole number from 1 to $3, not '$2'" >&2; exit 2; }
-}
-knob COUNT_SMALL "$COUNT_SMALL" 1000000000
-knob COUNT_LARGE "$COUNT_LARGE" 1000000000
-knob LIVE "$LIVE" 1099511627776
-knob REPEATS "$REPEATS" 20
-knob THREADS "$N" 1024
-case $CSV in 0 | 1) ;; *) echo "$ME: CSV wants 0 or 1, not '$CSV'" >&2; exit 2 ;; esac
-[ -x ./threads ] || { echo "$ME: ./threads is not built; run make threads" >&2; exit 1; }
+knob COUNT_SMALL 10000 1 1000000000
+knob COUNT_LARGE 4000 1 1000000000
+knob LIVE 490000000 1 1099511627776
+knob REPEATS 3 1 20
+knob THREADS "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" 1 1024
+N=$THREADS
+knob CSV 0 0 1
+need_built threads
 mkdir -p "$OUT" || exit 1
 
 # say TEXT: the command as a student would type it.  Under CSV=1 stdout is
@@ -83,10 +73,7 @@ run() {
 	env "${envs[@]}" ./threads "$@" >"$file" 2>"$file.err"
 	rc=$?
 	progress
-	if [ "$rc" -ne 0 ]; then
-		echo "$ME: the run failed (exit $rc): $(head -n 1 "$file.err")" >&2
-		exit 1
-	fi
+	[ "$rc" -eq 0 ] || die "the run failed (exit $rc): $(head -n 1 "$file.err")"
 }
 
 # col FILE NAME: the value of column NAME in a --csv file (header + one row).
@@ -215,7 +202,7 @@ render() {
 	local lw=$LIVE id t r sides=1 f
 	[ "$N" -gt 1 ] && sides="1 $N" && lw=$((LIVE / N))
 	for f in "$OUT"/l-tun-"$N"-"$REPEATS".csv "$OUT"/s-old-1-1.csv; do
-		[ -s "$f" ] || { echo "$ME: no runs in $OUT for these knobs (missing $f)" >&2; exit 1; }
+		[ -s "$f" ] || die "no runs in $OUT for these knobs (missing $f)"
 	done
 
 	# Every run as one CSV, read by column name: the table below and CSV=1.
@@ -327,15 +314,8 @@ STRACE=${STRACE:-strace}        # the tests name a missing one to see the skip
 
 strace_table() {
 	local mode count=$((COUNT_LARGE / 4)) live=() err
-	ME="lab3-strace"
-	if ! command -v "$STRACE" >/dev/null 2>&1; then
-		echo "$ME: skipped: strace is not installed (apt-get install strace)"
-		return 0
-	fi
-	if ! err=$("$STRACE" -o /dev/null true 2>&1); then
-		echo "$ME: strace cannot trace here (is ptrace permitted?): $err" >&2
-		exit 1
-	fi
+	prog=lab3-strace
+	if ! strace_works "$STRACE"; then echo "$prog: skipped: $STRACE_WHY"; return 0; fi
 	[ "$count" -ge 1 ] || count=1
 	[ "$LIVE" = 490000000 ] || live=(--live "$LIVE")
 	STEPS=3
@@ -349,15 +329,14 @@ strace_table() {
 			>"$OUT/$mode.out" 2>"$OUT/$mode.err"
 		err=$?
 		progress
-		[ "$err" -eq 0 ] || { echo "$ME: the run failed (exit $err): $(head -n 1 "$OUT/$mode.err")" >&2; exit 1; }
+		[ "$err" -eq 0 ] || die "the run failed (exit $err): $(head -n 1 "$OUT/$mode.err")"
 	done
 	echo "# calls over the whole run (live set built, $count requests a thread, freed)"
 	printf '  %-10s %9s %9s %9s\n' call pre25 default tuned
 	for c in ${CALLS//,/ }; do
 		printf '  %-10s' "$c"
 		for mode in pre25 default tuned; do
-			printf ' %9s' "$(awk -v s="$c" '$NF == s { print $4; f = 1 } END { if (!f) print 0 }' \
-				"$OUT/$mode.strace" | head -n 1)"
+			printf ' %9s' "$(strace_calls "$OUT/$mode.strace" "$c")"
 		done
 		echo
 	done
@@ -370,7 +349,7 @@ strace_table() {
 case ${1:-} in
 table) table ;;
 report) render ;;
-tunables) ME=lab3-tunables; tunables ;;
+tunables) prog=lab3-tunables; tunables ;;
 strace) strace_table ;;
-*) echo "usage: $0 table|report|tunables|strace" >&2; exit 2 ;;
+*) bad_usage "no mode '${1:-}'" ;;
 esac

@@ -7,22 +7,15 @@
 # Without strace the fault counts still show and the call rows say why not.
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
-prog=demo-strace
-FRAMES=${FRAMES:-20}
-
 . tools/lib.sh
-need_count FRAMES "$FRAMES" 1000000
-[ -x ./frames ] || die "./frames is not built; run make"
-TMPD=$(mktemp -d) || die "cannot make a temporary directory"
-trap 'rm -rf "$TMPD"' EXIT
+prog=demo-strace
+knob FRAMES 20 1 1000000
+need_built frames
 
+scratch_dir
 STRACE=(strace -f -c -e "trace=brk,mmap,munmap")
 WHY=
-if ! command -v strace >/dev/null 2>&1; then
-	WHY="strace is not installed (apt-get install strace)"
-elif ! strace -o /dev/null true >/dev/null 2>&1; then
-	WHY="strace cannot trace here (ptrace is not permitted)"
-fi
+strace_works || WHY=$STRACE_WHY
 
 # The environment check, each long line broken at its " | " into lines of
 # at most 80 columns.
@@ -54,8 +47,7 @@ done
 # calls NAME VARIANT: the calls column of strace -c, or "-" without strace
 calls() {
 	[ -z "$WHY" ] || { echo -; return; }
-	awk -v s="$1" '$NF == s { print $4; found = 1 } END { if (!found) print 0 }' \
-		"$TMPD/$2.strace" | head -n 1
+	strace_calls "$TMPD/$2.strace" "$1"
 }
 # val LABEL VARIANT: the value after "LABEL:" in frames' report
 val() {

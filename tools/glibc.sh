@@ -34,7 +34,10 @@
 #
 # Exit status: 0 done; 1 it could not (not Debian-family, no apt, offline,
 # no such package): the reason is on stderr; 2 usage error.
-
+set -u -o pipefail
+here=${BASH_SOURCE[0]%/*}
+[ "$here" != "${BASH_SOURCE[0]}" ] || here=.
+. "$here/lib.sh" || exit 1
 prog=glibc.sh
 CACHE=${MALLOC_LABS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/malloc-labs}/glibc
 
@@ -51,17 +54,6 @@ SUITE: bullseye (2.31), bookworm (2.36), trixie (2.41), sid (newest), or
        ${XDG_CACHE_HOME:-~/.cache}/malloc-labs.  Mirror: this system's apt
        sources, or $MALLOC_LABS_MIRROR.
 EOF
-}
-
-bad_usage() {
-	echo "$prog: $1" >&2
-	usage >&2
-	exit 2
-}
-
-die() {
-	echo "$prog: $*" >&2
-	exit 1
 }
 
 # The Debian suite for an argument.

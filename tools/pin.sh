@@ -13,7 +13,13 @@
 # It needs no root and changes no system setting; it only reads.  Without
 # taskset it says so and runs the command unpinned.  The exit status is the
 # command's; 2 for a usage error.
+set -u -o pipefail
 
+# tools/lib.sh sits beside this script; found without dirname(1), since
+# pin.sh must run with a PATH that lacks most tools (tests/lab2.sh).
+here=${BASH_SOURCE[0]%/*}
+[ "$here" != "${BASH_SOURCE[0]}" ] || here=.
+. "$here/lib.sh" || exit 1
 prog=pin.sh
 
 usage() {
@@ -25,12 +31,6 @@ this shell may use, as CPU 0 usually takes the most interrupts).
   -q       quiet: do not report what could make the numbers noisy
   -h       this text
 EOF
-}
-
-bad_usage() {
-	echo "$prog: $1" >&2
-	usage >&2
-	exit 2
 }
 
 # say MESSAGE: on stderr unless -q, wrapped to 100 columns.
@@ -104,7 +104,7 @@ if [ -z "$cpu" ]; then
 	cpu=$(echo "$cpus" | tail -n 1)
 elif ! [[ $cpu =~ ^[0-9]+$ ]]; then
 	bad_usage "-c wants a CPU number, not '$cpu'"
-elif ! echo "$cpus" | grep -qx "$cpu"; then
+elif ! grep -qx "$cpu" <<<"$cpus"; then
 	bad_usage "CPU $cpu is not one this shell may use ($(echo $cpus | tr ' ' ','))"
 fi
 

@@ -12,9 +12,15 @@
 # as skipped with that reason.
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
-LOG=$(mktemp -d) || { echo "sanitize: mktemp -d failed: set TMPDIR to a writable directory" >&2; exit 1; }
+. tools/lib.sh
+prog=sanitize
+usage() { echo "usage: tools/sanitize.sh BUILD... (e.g. asan-gcc tsan-clang)"; }
+[ $# -gt 0 ] || bad_usage "no BUILD named"
+for build in "$@"; do
+	case $build in asan-* | tsan-*) ;; *) bad_usage "unknown build '$build'" ;; esac
+done
+LOG=$(mktemp -d) || die "mktemp -d failed: set TMPDIR to a writable directory"
 trap 'rm -rf "$LOG"' EXIT
-[ $# -gt 0 ] || { echo "usage: tools/sanitize.sh BUILD... (e.g. asan-gcc tsan-clang)" >&2; exit 2; }
 
 # A report makes the process exit 86 (not a status any lab uses) and
 # prints a line these patterns find.
@@ -120,12 +126,11 @@ tsan() {
 }
 
 for build in "$@"; do
-	[ -d "build/$build" ] || { echo "sanitize: build/$build is missing: run make sanitize" >&2; exit 1; }
+	[ -d "build/$build" ] || die "build/$build is missing: run make sanitize"
 	echo "== build/$build"
 	case $build in
 	asan-*) asan "$build" ;;
 	tsan-*) tsan "$build" ;;
-	*) echo "sanitize: unknown build '$build'" >&2; exit 2 ;;
 	esac
 done
 echo "sanitize: $runs runs, $bad reports or failures, $skipped skipped"

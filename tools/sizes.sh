@@ -13,19 +13,17 @@
 # The first failed run stops the script with its reason, exit 1.
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
-prog=sizes
-SCALE=${SCALE:-1}
-MODE=${1:-table}
-
 . tools/lib.sh
-need_count SCALE "$SCALE" 1000000
+prog=sizes
+knob SCALE 1 1 1000000
+MODE=${1:-table}
+usage() { echo "usage: tools/sizes.sh [table|tunables|strace]"; }
 case $MODE in
 table|tunables|strace) ;;
-*) echo "$prog: no mode '$MODE' (usage: $0 [table|tunables|strace])" >&2; exit 2 ;;
+*) bad_usage "no mode '$MODE'" ;;
 esac
-[ -x ./frames ] || die "./frames is not built; run make"
-TMPD=$(mktemp -d) || die "cannot make a temporary directory"
-trap 'rm -rf "$TMPD"' EXIT
+need_built frames
+scratch_dir
 
 THR=268435456    # 256 MiB: above every size here, so the heap serves them all
 TRIM=536870912   # 512 MiB: free() does not give the heap top back
@@ -97,7 +95,7 @@ tunables() {
 		show $setting ./frames --alloc memset --size 34M --frames "$n"
 		# shellcheck disable=SC2086
 		env $setting ./frames --alloc memset --size 34M --frames "$n" |
-			awk '!/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/' ||
+			env_header drop ||
 			die "the run failed: $setting ./frames --alloc memset --size 34M --frames $n"
 	done
 	echo
@@ -108,11 +106,7 @@ tunables() {
 
 strace_rows() {
 	local n size calls mm mu
-	if ! command -v strace >/dev/null 2>&1; then
-		echo "$prog: skipped: strace is not installed (apt-get install strace)"; return 0
-	elif ! strace -o /dev/null true >/dev/null 2>&1; then
-		echo "$prog: skipped: strace cannot trace here (ptrace is not permitted)"; return 0
-	fi
+	if ! strace_works; then echo "$prog: skipped: $STRACE_WHY"; return 0; fi
 	n=$(frames_for 100)
 	for size in 30M 34M; do
 		printf '\n$ strace -f -c -e trace=brk,mmap,munmap ./frames --alloc memset --size %s --frames %s\n' \
@@ -125,8 +119,8 @@ strace_rows() {
 	echo
 	printf '%-8s %7s %7s %7s %11s %13s\n' size frames mmap munmap "from mmap" "minor faults"
 	for size in 30M 34M; do
-		mm=$(awk '$NF == "mmap" { print $4 }' "$TMPD/$size.strace")
-		mu=$(awk '$NF == "munmap" { print $4 }' "$TMPD/$size.strace")
+		mm=$(strace_calls "$TMPD/$size.strace" mmap)
+		mu=$(strace_calls "$TMPD/$size.strace" munmap)
 		calls=$(awk '{ l = $0; sub(/^ +/, "", l) } l ~ /^from mmap:/ { print $3 }' "$TMPD/$size.out")
 		printf '%-8s %7d %7d %7d %11s %13s\n' "$size" "$n" "${mm:-0}" "${mu:-0}" "$calls" \
 			"$(awk '{ l = $0; sub(/^ +/, "", l) } l ~ /^minor faults:/ { print $3 }' "$TMPD/$size.out")"

@@ -11,20 +11,18 @@
 # the script with its reason, exit 1.
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
-prog=variance-tunables
-ITERS=${VARIANCE_ITERS:-200000}
-
 . tools/lib.sh
-need_count VARIANCE_ITERS "$ITERS" 25000000
-[ -x ./malloc_variance ] || die "./malloc_variance is not built; run make"
-TMPD=$(mktemp -d) || die "cannot make a temporary directory"
-trap 'rm -rf "$TMPD"' EXIT
+prog=variance-tunables
+knob VARIANCE_ITERS 200000 1 25000000
+ITERS=$VARIANCE_ITERS
+need_built malloc_variance
 
 SETTINGS=("" "GLIBC_TUNABLES=glibc.malloc.tcache_count=0"
 	  "GLIBC_TUNABLES=glibc.malloc.tcache_count=0:glibc.malloc.arena_max=1")
 NAMES=("default" "tcache_count=0" "tcache_count=0:arena_max=1")
 
 ./malloc_variance --help >/dev/null || die "./malloc_variance does not run"
+scratch_dir
 echo "malloc(32 B) + touch + free, $ITERS times per thread, at 1 thread and at 2:"
 echo "  default                     the tcache (per-thread cache, no lock) and one arena"
 echo "                              per thread"
@@ -46,7 +44,7 @@ for i in 0 1 2; do
 		env ${SETTINGS[$i]} $cmd >"$out" || die "the run failed: ${SETTINGS[$i]} $cmd"
 		if [ "$n" = 1 ]; then
 			# The environment and the clock once, from the first run.
-			awk '/^label/ { exit } /^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/ || /^  / { print }' "$out"
+			awk -v re="$ENV_HEADER_RE" '/^label/ { exit } $0 ~ re || /^  / { print }' "$out"
 		fi
 		grep '^# \(set\|warning\):' "$out"
 		awk '/^label/ { print } /^[^ ]/ { row = /^malloc 32 B/ } row && /^(malloc 32 B|  thread )/' "$out"

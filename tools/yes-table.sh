@@ -32,15 +32,15 @@ if [ $(( num )) -gt $(( (16 << 30) >> shift_by )) ]; then
 	echo "$prog: BYTES is at most 16G, not '$BYTES'" >&2
 	exit 2
 fi
+usage() { echo "usage: tools/yes-table.sh [table|tunables|strace]"; }
 case $MODE in
 table|tunables|strace) ;;
-*) echo "$prog: no mode '$MODE' (usage: $0 [table|tunables|strace])" >&2; exit 2 ;;
+*) bad_usage "no mode '$MODE'" ;;
 esac
 gnu_bytes=$(( num * 8 ))$unit
 NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
-[ -x ./yes ] || die "./yes is not built; run make yes"
-TMPD=$(mktemp -d) || die "cannot make a temporary directory"
-trap 'rm -rf "$TMPD"' EXIT
+need_built yes
+scratch_dir
 
 # say WORDS...: the command as typed; a long one broken after its
 # VAR=value words with a backslash (still valid shell).
@@ -49,22 +49,12 @@ say() { echo; show_cmd "$@"; }
 # the top, so a run shows only what it adds (its # set: and # warning: lines).
 run() {
 	say "$@"
-	env "$@" | awk '!/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/' || die "the run failed: $*"
-}
-strace_works() {
-	if ! command -v strace >/dev/null 2>&1; then
-		WHY="strace is not installed (apt-get install strace)"
-	elif ! strace -o /dev/null true >/dev/null 2>&1; then
-		WHY="strace cannot trace here (ptrace is not permitted)"
-	else
-		return 0
-	fi
-	return 1
+	env "$@" | env_header drop || die "the run failed: $*"
 }
 
 gnu_yes_writes() {
 	if ! strace_works; then
-		echo; echo "GNU yes's write size: skipped: $WHY"; return 0
+		echo; echo "GNU yes's write size: skipped: $STRACE_WHY"; return 0
 	fi
 	if [ ! -x /usr/bin/yes ]; then
 		echo; echo "GNU yes's write size: skipped (/usr/bin/yes is not installed)"; return 0
@@ -91,19 +81,19 @@ table() {
 	if command -v taskset >/dev/null 2>&1; then
 		say "taskset -c 0 /usr/bin/yes | taskset -c 0 ./yes --read $gnu_bytes"
 		taskset -c 0 /usr/bin/yes | taskset -c 0 ./yes --read "$gnu_bytes" |
-			awk '!/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/'
+			env_header drop
 		# yes is killed by SIGPIPE when the reader has its bytes: only the
 		# reader's status counts.
 		[ "${PIPESTATUS[1]}" -eq 0 ] || die "the reader failed"
 		if [ "$NCPU" -ge 2 ]; then
 			say "taskset -c 0 /usr/bin/yes | taskset -c 1 ./yes --read $gnu_bytes"
 			taskset -c 0 /usr/bin/yes | taskset -c 1 ./yes --read "$gnu_bytes" |
-				awk '!/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/'
+				env_header drop
 			[ "${PIPESTATUS[1]}" -eq 0 ] || die "the reader failed"
 		fi
 	else
 		say "/usr/bin/yes | ./yes --read $gnu_bytes    (taskset missing: not pinned)"
-		/usr/bin/yes | ./yes --read "$gnu_bytes" | awk '!/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/'
+		/usr/bin/yes | ./yes --read "$gnu_bytes" | env_header drop
 		[ "${PIPESTATUS[1]}" -eq 0 ] || die "the reader failed"
 	fi
 	gnu_yes_writes
@@ -148,7 +138,7 @@ tunables() {
 
 strace_rows() {
 	local size w r
-	if ! strace_works; then echo "$prog: skipped: $WHY"; return 0; fi
+	if ! strace_works; then echo "$prog: skipped: $STRACE_WHY"; return 0; fi
 	for size in 4K 16K; do
 		say "strace -f -c -e trace=read,write ./yes --size $size --align page --reps 1" \
 			"--cpus 0,0 --bytes $BYTES"
@@ -160,8 +150,8 @@ strace_rows() {
 	echo
 	printf '%6s %12s %14s %12s\n' size "write calls" "bytes / size" "read calls"
 	for size in 4K 16K; do
-		w=$(awk '$NF == "write" { print $4 }' "$TMPD/$size.strace")
-		r=$(awk '$NF == "read" { print $4 }' "$TMPD/$size.strace")
+		w=$(strace_calls "$TMPD/$size.strace" write)
+		r=$(strace_calls "$TMPD/$size.strace" read)
 		printf '%6s %12s %14s %12s\n' "$size" "${w:-0}" \
 			"$(awk -v b="$(awk '{ l = $0; sub(/^ +/, "", l) } l ~ /^bytes written:/ { print $3 }' \
 				"$TMPD/$size.out")" -v s="${size%K}" 'BEGIN { printf "%d", b / (s * 1024) }')" \
@@ -176,7 +166,7 @@ strace_rows() {
 }
 
 # The environment check once, at the top (./yes prints it with every table).
-./yes --size 16 --align page --reps 1 --bytes 16 | awk '/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/' ||
+./yes --size 16 --align page --reps 1 --bytes 16 | env_header keep ||
 	die "./yes does not run"
 case $MODE in
 table) table ;;

@@ -1,8 +1,9 @@
-# tests/lab9-glibc.sh - the Lab 4 checks whose answer depends on the glibc
-# version, run under other releases' own loaders (tools/glibc.sh).  Sourced
-# by tests/run.sh.  The loaders come from the cache, or are fetched once
-# (.ci/run fetches them first); when that fails the checks are skipped with
-# the reason, never passed.
+#!/usr/bin/env bash
+# tests/glibc-versions.sh - the Lab 4 checks whose answer depends on the
+# glibc version, run under other releases' own loaders (tools/glibc.sh).
+# The loaders come from the cache, or are fetched once (.ci/run fetches
+# them first); when that fails the checks are skipped with the reason,
+# never passed.
 #
 # First principles (malloc.c: sysmalloc, __libc_free), P = getconf PAGESIZE:
 # a block of S bytes (S a multiple of 16) from mmap is S + 16 bytes rounded
@@ -18,6 +19,7 @@
 #        mallopt, GLIBC_TUNABLES or MALLOC_MMAP_THRESHOLD_ alike: 34 MiB
 #        frames keep churning with the Lab 4 fix.
 #   every version ignores a misspelt tunable name, silently.
+. "$(dirname "$0")/lib.sh" || exit 1
 
 L9N=10
 L9P=$(getconf PAGESIZE)

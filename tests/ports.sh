@@ -1,8 +1,10 @@
-# tests/lab9-ports.sh - the kit beyond x86-64 and glibc's own malloc: the
+#!/usr/bin/env bash
+# tests/ports.sh - the kit beyond x86-64 and glibc's own malloc: the
 # 32-bit build (make build32), the arm64 build under qemu-user (make
 # build-arm64), valgrind's memcheck on Lab 1, and one sanitizer run.  Each
 # part runs when its build and tools exist and skips with the reason
-# otherwise; `.ci/run` installs them.  Sourced by tests/run.sh.
+# otherwise; `.ci/run` installs them.
+. "$(dirname "$0")/lib.sh" || exit 1
 
 # ------------------------------------------------------------ runners
 # How to start a binary of another architecture: directly when the kernel

@@ -1,6 +1,6 @@
-# tests/lab1-env.sh - the environment check (tools/env.h) against the
-# authority: what the running glibc's own loader parsed.  Sourced by
-# tests/run.sh.
+#!/usr/bin/env bash
+# tests/env-check.sh - the environment check (tools/env.h) against the
+# authority: what the running glibc's own loader parsed.
 #
 # `ld.so --list-tunables` (glibc 2.33+) prints every tunable's value after
 # reading GLIBC_TUNABLES and the MALLOC_* aliases, so for each case the
@@ -9,6 +9,7 @@
 # except top_pad from 2.38 (its default, 0x20000).  The mmap_threshold cap
 # of glibc <= 2.34 lives in malloc, not the loader, and 2.31 has no
 # --list-tunables: those versions get the human-message checks only.
+. "$(dirname "$0")/lib.sh" || exit 1
 
 # env_cases: one GLIBC_TUNABLES value a line; "ALIAS=v;" prefixes add
 # MALLOC_* variables.  Each one is something a student has typed.

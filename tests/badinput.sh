@@ -1,8 +1,10 @@
-# tests/lab0-badinput.sh - the bad-input table: what a careless student or a
+#!/usr/bin/env bash
+# tests/badinput.sh - the bad-input table: what a careless student or a
 # hostile environment does to the programs, and the exit status and message
-# each case must give.  No case may end in exit 0 after a failure.  Sourced
-# by tests/run.sh; every command is bounded by `timeout` so a program that
+# each case must give.  No case may end in exit 0 after a failure.  Every
+# command is bounded by `timeout` so a program that
 # fails to stop fails its row instead of hanging the suite.
+. "$(dirname "$0")/lib.sh" || exit 1
 
 # row NAME WANT PATTERN 'COMMAND': COMMAND (run by bash, so it may redirect
 # and pipe; pipefail is on) exits WANT ("!0" = any failure but a timeout)

@@ -1,9 +1,11 @@
-# tests/lab8-plots.sh - tools/plot (CSV in, SVG out) and tools/plots.sh
-# (make plots).  Sourced by tests/run.sh.  Tiny synthetic CSVs check the
-# parser and the drawing; one short real run checks the four kinds of
-# picture.  Every SVG must be well-formed (tests/bin/xmlcheck), carry the
-# series it was given, and have axes that hold all of its data, which
-# tools/plot states in data-* attributes of <g class="plot-area">.
+#!/usr/bin/env bash
+# tests/plots.sh - tools/plot (CSV in, SVG out) and tools/plots.sh
+# (make plots).  Tiny synthetic CSVs check the parser and the drawing; one
+# short real run checks the four kinds of picture.  Every SVG must be
+# well-formed (tests/bin/xmlcheck), carry the series it was given, and have
+# axes that hold all of its data, which tools/plot states in data-*
+# attributes of <g class="plot-area">.
+. "$(dirname "$0")/lib.sh" || exit 1
 
 P=tools/plot
 if [ ! -x "$P" ] || [ ! -x tests/bin/xmlcheck ]; then

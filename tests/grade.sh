@@ -1,7 +1,9 @@
-# tests/lab7-grade.sh - make submit and tools/grade.sh.  Sourced by
-# tests/run.sh.  One real submission, made here with small knobs, must
-# grade clean; every other case is a copy of it with one thing changed, so
-# the whole file costs one short submission (no times asserted anywhere).
+#!/usr/bin/env bash
+# tests/grade.sh - make submit and tools/grade.sh.  One real submission,
+# made here with small knobs, must grade clean; every other case is a copy
+# of it with one thing changed, so the whole file costs one short
+# submission (no times asserted anywhere).
+. "$(dirname "$0")/lib.sh" || exit 1
 
 G_SUB=$TMP/g_sub.txt
 g_grade() { # FILE...: grade into $TMP/g_out, return the grader's status
