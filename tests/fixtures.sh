@@ -1,8 +1,10 @@
+#!/usr/bin/env bash
 # tests/fixtures.sh - the grader against submissions recorded on other
 # kernels (tests/fixtures/, see its README), and the grader's model against
 # the program's own on a submission made here: for every frames record,
 # tools/grade.awk's expected faults equal the predicted_faults frames
 # printed, so the two models cannot drift apart.
+. "$(dirname "$0")/lib.sh" || exit 1
 
 for f in tests/fixtures/*/submission-*.txt; do
 	name=${f#tests/fixtures/}

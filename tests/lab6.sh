@@ -1,8 +1,8 @@
+#!/usr/bin/env bash
 # tests/lab6.sh - Lab 6 (arenas.c, tools/arenas.sh, frames --trim): the
 # arena count against arena_get2()'s rule, malloc_trim's effect within one
 # run, the program's own live count, address space reserved per heap, the
-# targets and their strace counts, bad input.  Sourced by tests/run.sh.
-# (tests/lab6-targets.sh is about every lab's targets, not Lab 6.)
+# targets and their strace counts, bad input.
 #
 # What is deterministic and asserted here:
 #  - arenas: every worker is alive at once and no thread has exited, so
@@ -20,6 +20,7 @@
 #  - frames --tune keeps a freed 16 MiB frame as the heap's top; malloc_trim
 #    gives it back (systrim): VmRSS drops by at least 90% of 16 MiB.
 # Never a time.
+. "$(dirname "$0")/lib.sh" || exit 1
 
 L6A=$TMP/l6a
 

@@ -117,6 +117,20 @@ check_usage_error() {
 	else pass "$name"; fi
 }
 
+# How far a fault count may stray from its model: the grader's rule too
+# (fault_tolerance() in tools/steps.awk), so tests and grader agree.
+FAULT_TOL=$(awk -v KIND=tolerance -f tools/steps.awk)
+
+# within NAME GOT WANT SLACK: GOT is a whole number and |GOT - WANT| <= SLACK.
+within() {
+	local name=$1 got=$2 want=$3 slack=$4
+	if [[ $got =~ ^[0-9]+$ ]] && [ $((got > want ? got - want : want - got)) -le "$slack" ]; then
+		pass "$name ($got vs $want, within $slack)"
+	else
+		fail "$name" "got '$got', want $want +- $slack"
+	fi
+}
+
 # near NAME GOT WANT PCT: |GOT - WANT| <= PCT% of WANT (and GOT is a number).
 near() {
 	local name=$1 got=$2 want=$3 pct=$4
