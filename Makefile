@@ -30,6 +30,9 @@
 #   make demo-strace          default vs tuned, side by side (80 columns)
 #   make plots                SVG pictures of Labs 1, 2, 4, 5, 6 in PLOTS_DIR
 #   make matrix               Lab 1 + 4 steps under glibc 2.31, 2.36, 2.41, newest
+#   make kernels              Lab 1 + 4 counts, submit and grade under Debian's
+#                             6.1 and 6.12 kernels in qemu, THP never/madvise/
+#                             always (minutes; fetched once, cached)
 #   make glibc-2.31           the labs built against glibc 2.31 (build/)
 #   make build32              the labs as 32-bit x86 programs, in build/m32/
 #   make build-arm64          the labs cross-built for arm64, in build/arm64/
@@ -391,7 +394,7 @@ clean:
 OLD_GLIBC_CC ?= gcc
 MULTIARCH    := $(shell $(OLD_GLIBC_CC) -print-multiarch 2>/dev/null)
 OLD_LABS     := $(addprefix build/glibc-2.31/,$(LABS))
-.PHONY: glibc-2.31 matrix
+.PHONY: glibc-2.31 matrix kernels
 glibc-2.31: $(OLD_LABS)
 
 # Fetched (once, cached) only when a 2.31 binary is to be built.
@@ -408,3 +411,13 @@ build/glibc-2.31/%: %.c tools/bench.h tools/env.h
 matrix: frames
 	-@$(MAKE) --no-print-directory -q glibc-2.31 || $(MAKE) --no-print-directory glibc-2.31
 	@FRAMES=$(if $(filter command line environment,$(origin FRAMES)),$(FRAMES),4) tools/matrix.sh
+
+# ------------------------------------------------------------------ kernels
+# kernels: Debian's stock kernels (bookworm's 6.1, trixie's 6.12, fetched
+# once into a cache outside the tree) booted under qemu with this machine's
+# root shared read-only; in each, with THP never, madvise and always, the
+# Lab 1 and Lab 4 counts against the programs' own predictions and a short
+# make submit graded by tools/grade.sh.  One table; FRAMES a check
+# (default 4 here).  Several minutes under TCG; CI runs it, make test not.
+kernels: $(LABS)
+	tools/kernels.sh$(if $(filter command line environment,$(origin FRAMES)), --frames $(call count,FRAMES,100000))
