@@ -14,7 +14,7 @@ trap 'rm -rf "$TMP"' EXIT
 . tests/lib.sh
 
 ./frames --env 2>/dev/null || echo "# (./frames --env failed)"
-for t in tests/lab*.sh; do
+for t in tests/lab*.sh tests/course-grader.sh; do
 	echo "== $t"
 	. "$t"
 done
