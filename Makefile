@@ -41,6 +41,7 @@
 #                             FORMAT=csv|feedback|gradescope)
 #   make questions            a student's answer sheet (STUDENT=name), answers/
 #   make autograder           the Gradescope autograder zip, build/autograder.zip
+#   make rerun ANSWERS=sheet  make submit HERE from a student's sheet, then grade
 #   make reference (results)  rewrite results/ on this machine, on purpose
 #   make clean                remove what make built
 # Knobs (make lab1 FRAMES=20, or FRAMES=20 make lab1):
@@ -73,7 +74,7 @@ SHELL       := /bin/bash
 LABS := frames malloc_variance threads yes arenas
 TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items
 
-.PHONY: all run test clean help results reference submit grade questions autograder
+.PHONY: all run test clean help results reference submit grade questions autograder rerun
 all: $(LABS)
 
 # Each lab is one .c file plus the shared header.  The recipe is echoed on
@@ -149,6 +150,12 @@ questions:
 	if [ -e "$$f" ]; then echo "make questions: $$f exists: not overwriting your answers" >&2; exit 2; fi; \
 	mkdir -p answers && tools/questions.sh sheet "$$s" >"$$f.tmp" && mv "$$f.tmp" "$$f" && \
 	echo "answer sheet: $$f (fill it in, then make submit STUDENT=$$s ANSWERS=$$f)"
+
+# rerun: the submission made HERE from each answer sheet (the kit built
+# and make submit run on this machine at the sheet's name), then graded.
+rerun:
+	@test -n $(call shq,$(ANSWERS)) || { echo "usage: make rerun ANSWERS=sheet" >&2; exit 2; }
+	tools/rerun.sh $(call shq,$(ANSWERS)) || { rc=$$?; echo "make rerun: tools/rerun.sh exited $$rc" >&2; exit $$rc; }
 
 # autograder: build/autograder.zip for Gradescope (tools/autograder/: it
 # grades the uploaded file).  tools/classroom/classroom.yml: the GitHub

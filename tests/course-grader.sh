@@ -394,6 +394,19 @@ elif [ -f "$SUB" ]; then
 	fi
 fi
 
+# Re-run where it matters: the sheet in, make submit on this machine, graded.
+if [ -f "$SUB" ]; then
+	cg_knobs tools/rerun.sh "$CG/ada-filled.txt" >"$CG/out" 2>"$CG/err"; rc=$?
+	rdir=$(sed -n 's/^rerun: the submissions made here: //p' "$CG/err")
+	if [ $rc -eq 0 ] && [ -n "$rdir" ] && [ -f "$rdir/cg-ada.txt" ] && cg_has '^Answers: 15/15$' &&
+	   cg_has '^submissions/rerun\.[^,]*/cg-ada\.txt,cg-ada,'; then
+		pass "rerun: ada's sheet re-run here (make submit on this machine), graded clean with Answers 15/15"
+	else
+		fail "rerun" "exit $rc: $(tail -n 3 "$CG/err")"
+	fi
+	case $rdir in submissions/rerun.*) rm -rf "$rdir" ;; esac
+fi
+
 if [ -n "${CG_ALONE:-}" ] && [ -z "${TEST_FILE:-}" ]; then
 	echo "$PASSED passed, $FAILED failed$([ "$SKIPPED" -gt 0 ] && echo ", $SKIPPED skipped")"
 	[ "$FAILED" -eq 0 ]; exit
