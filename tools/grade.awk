@@ -24,9 +24,10 @@
 # prediction columns.  Each check prints one line
 #   STATUS  step  check  got  want  tolerance  points
 # and carries a fixed number of points: PASS scores them, FAIL and ENV do
-# not, SKIP (not applicable, e.g. Lab 6 in a format 1 file) counts nowhere.  ENV means the
-# environment the run saw makes the count incomparable (the reason is
-# printed below the line); it is never turned into a PASS.
+# not, SKIP (not applicable, e.g. Lab 6 in a format 1 file) counts
+# nowhere.  ENV means the environment the run saw makes the count
+# incomparable (the reason is printed below the line); it is never turned
+# into a PASS.
 # Exit: 0 every check passed, 1 any FAIL, 3 no FAIL but some ENV, 2 not a
 # submission.
 #
