@@ -41,7 +41,11 @@
 #                             (T=NAME: tests/NAME.sh alone)
 #   make submit               every lab's graded runs in one file for a grader
 #                             (STUDENT=name; FRAMES SCALE VARIANCE_ITERS ...)
-#   make grade FILE=f         tools/grade.sh: check a submission
+#   make grade FILE=f         tools/grade.sh: check a submission (or a directory;
+#                             FORMAT=csv|feedback|gradescope)
+#   make questions            a student's answer sheet (STUDENT=name), answers/
+#   make autograder           the Gradescope autograder zip, build/autograder.zip
+#   make rerun ANSWERS=sheet  make submit HERE from a student's sheet, then grade
 #   make reference (results)  rewrite results/ on this machine, on purpose
 #   make clean                remove what make built
 # Knobs (make lab1 FRAMES=20, or FRAMES=20 make lab1):
@@ -74,7 +78,7 @@ SHELL       := /bin/bash
 LABS := frames malloc_variance threads yes arenas
 TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items
 
-.PHONY: all run test clean help results reference submit grade
+.PHONY: all run test clean help results reference submit grade questions autograder rerun
 all: $(LABS)
 
 # Each lab is one .c file plus the shared header.  The recipe is echoed on
@@ -132,14 +136,46 @@ STRACE_OK = if ! command -v strace >/dev/null 2>&1; then \
 # a graded reference submission), so ordinary runs never change tracked
 # files.  LABS_TO_RECORD picks some labs.  `results` is its old name.
 LABS_TO_RECORD ?= lab1 lab2 lab3 lab4 lab5 lab6 submission
+# Every value from the command line reaches a recipe single-quoted by shq
+# ($(value) first, so make does not expand a $(...) inside it either):
+# FILE='a;touch PWNED;b.txt' is a file name, never a command.
+shq = '$(subst ','\'',$(1))'
+# Make also expands a command-line value when it exports it to a recipe's
+# environment; kept as typed (a simple variable is not expanded again).
+$(foreach v,FILE STUDENT OUT ANSWERS FORMAT,$(if $(filter command line,$(origin $(v))),\
+	$(eval override $(v) := $$(value $(v)))))
 submit: $(LABS)
-	@$(if $(filter file,$(origin FRAMES)),,FRAMES=$(FRAMES)) \
-	$(if $(filter file,$(origin VARIANCE_ITERS)),,VARIANCE_ITERS=$(VARIANCE_ITERS)) \
-	CC="$(CC)" CFLAGS="$(CFLAGS)" tools/submit.sh
+	@$(if $(filter file,$(origin FRAMES)),,FRAMES=$(call shq,$(value FRAMES))) \
+	$(if $(filter file,$(origin VARIANCE_ITERS)),,VARIANCE_ITERS=$(call shq,$(value VARIANCE_ITERS))) \
+	CC=$(call shq,$(CC)) CFLAGS=$(call shq,$(CFLAGS)) tools/submit.sh
 
+# questions: the student's answer sheet, answers/NAME.txt, with parameters
+# of their own (tools/questions.sh); make submit ANSWERS=answers/NAME.txt.
+questions:
+	@s=$(call shq,$(STUDENT)); f=answers/$$s.txt; \
+	tools/questions.sh params "$$s" >/dev/null || exit 2; \
+	if [ -e "$$f" ]; then echo "make questions: $$f exists: not overwriting your answers" >&2; exit 2; fi; \
+	mkdir -p answers && tools/questions.sh sheet "$$s" >"$$f.tmp" && mv "$$f.tmp" "$$f" && \
+	echo "answer sheet: $$f (fill it in, then make submit STUDENT=$$s ANSWERS=$$f)"
+
+# rerun: the submission made HERE from each answer sheet (the kit built
+# and make submit run on this machine at the sheet's name), then graded.
+rerun:
+	@test -n $(call shq,$(ANSWERS)) || { echo "usage: make rerun ANSWERS=sheet" >&2; exit 2; }
+	tools/rerun.sh $(call shq,$(ANSWERS)) || { rc=$$?; echo "make rerun: tools/rerun.sh exited $$rc" >&2; exit $$rc; }
+
+# autograder: build/autograder.zip for Gradescope (tools/autograder/: it
+# grades the uploaded file).  tools/classroom/classroom.yml: the GitHub
+# Classroom workflow (it re-runs the labs on the runner, then grades).
+autograder:
+	tools/autograder/build.sh
+
+# make exits 2 whenever a recipe fails, so the grader's own status (1: a
+# FAIL, 3: ENV only) is printed here; scripts call tools/grade.sh directly.
+FORMAT ?= report
 grade:
-	@test -n "$(FILE)" || { echo "usage: make grade FILE=submissions/NAME.txt (or a directory)" >&2; exit 2; }
-	tools/grade.sh $(FILE)
+	@test -n $(call shq,$(FILE)) || { echo "usage: make grade FILE=submissions/NAME.txt (or a directory) [FORMAT=csv|feedback|gradescope]" >&2; exit 2; }
+	tools/grade.sh --format $(call shq,$(FORMAT)) $(call shq,$(FILE)) || { rc=$$?; echo "make grade: tools/grade.sh exited $$rc" >&2; exit $$rc; }
 
 reference: $(LABS) $(TEST_BINS) tools/plot
 	tools/record.sh $(LABS_TO_RECORD)

@@ -57,7 +57,9 @@ if [ -f "$TMP/fx_sub.txt" ]; then
 	fi
 	# The same file as if THP were "always": its fault steps ran with
 	# --no-thp, so they stay comparable (an old file without it is ENV).
-	sed 's/^thp: .*/thp: enabled=always defrag=madvise zero_page=1/' "$TMP/fx_sub.txt" >"$TMP/fx_always.txt"
+	# (every copy of the THP line: the header and each run's own column)
+	fx_thp=$(sed -n 's/^thp: //p' "$TMP/fx_sub.txt")
+	sed "s/$fx_thp/enabled=always defrag=madvise zero_page=1/g" "$TMP/fx_sub.txt" >"$TMP/fx_always.txt"
 	tools/grade.sh "$TMP/fx_always.txt" >"$TMP/fx_out" 2>&1; rc=$?
 	cmp_num "fixtures: under THP always, --no-thp runs still grade clean (exit status)" "$rc" -eq 0
 fi

@@ -54,12 +54,14 @@ g_edit() {
 		{ print }'
 }
 
-# One count 10% off fails exactly that check.
+# One count 10% off fails exactly that check, and the file's own readable
+# table (which still holds the true count) no longer agrees with it.
 f34=$(awk '$0 == "@run lab4.34M" { r = 1 } r && /^csv: [a-z]/ && ++n == 2 { split($0, f, ","); print f[7]; exit }' "$G_SUB")
 g_edit lab4.34M minor_faults $(( f34 + f34 / 10 )) <"$G_SUB" >"$TMP/g_bad.txt"
 g_grade "$TMP/g_bad.txt"; rc=$?
-if [ $rc -eq 1 ] && [ "$(g_lines FAIL)" -eq 1 ] && grep -q '^FAIL  lab4\.34M  *minor_faults ' "$TMP/g_out"; then
-	pass "grade: lab4.34M faults +10% ($f34 -> $(( f34 + f34 / 10 ))) fail that one check, exit 1"
+if [ $rc -eq 1 ] && [ "$(g_lines FAIL)" -eq 2 ] && grep -q '^FAIL  lab4\.34M  *minor_faults ' "$TMP/g_out" &&
+   grep -q '^FAIL  file  *human_table ' "$TMP/g_out"; then
+	pass "grade: lab4.34M faults +10% ($f34 -> $(( f34 + f34 / 10 ))) fail that check and human_table, exit 1"
 else
 	fail "grade: a count 10% off" "exit $rc: $(grep -E '^FAIL' "$TMP/g_out" | head -n 3)"
 fi
@@ -109,10 +111,10 @@ for i in $(seq 1 30); do
 	sed "s/^student: .*/student: s$i/" "$src" >"$TMP/g_dir/s$i.txt"
 done
 g_grade "$TMP/g_dir"; rc=$?
-rows=$(sed -n '/^file,student,score,max,fails,envs,env_flags$/,$p' "$TMP/g_out" | grep -c '^/')
-fails=$(sed -n '/^file,student,/,$p' "$TMP/g_out" | awk -F, '$5 == 1' | wc -l)
+rows=$(sed -n '/^file,student,date,score,max,answers,answers_max,fails,envs,/,$p' "$TMP/g_out" | grep -c '^/')
+fails=$(sed -n '/^file,student,/,$p' "$TMP/g_out" | awk -F, '$8 == 2' | wc -l)
 if [ $rc -eq 1 ] && [ "$rows" -eq 30 ] && [ "$fails" -eq 3 ]; then
-	pass "grade DIR: 30 submissions, 30 CSV rows, the 3 bad ones with 1 fail each"
+	pass "grade DIR: 30 submissions, 30 CSV rows, the 3 bad ones with 2 fails each"
 else
 	fail "grade DIR" "exit $rc, $rows rows, $fails with one fail"
 fi

@@ -22,3 +22,13 @@ function csv_split(line, f,    n, i, c, q, v) {
 	f[++n] = v
 	return n
 }
+
+# csv_field(s): s as one CSV field that a spreadsheet keeps as text.  A
+# leading = + - @ (a formula), tab or CR gets a ' in front; a field with a
+# comma, quote, line break, that ' or an outer blank is quoted, its quotes
+# doubled.  For text only: numbers the grader computed go out as they are.
+function csv_field(s) {
+	if (s ~ /^[=+@\t\r-]/) s = "'" s
+	if (s ~ /[",\r\n']/ || s ~ /^ / || s ~ / $/) { gsub(/"/, "\"\"", s); s = "\"" s "\"" }
+	return s
+}

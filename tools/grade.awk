@@ -3,7 +3,19 @@
 # say it must hold.  Loaded by tools/grade.sh after tools/csv.awk and
 # tools/steps.awk:  awk -f csv.awk -f steps.awk -f grade.awk < FILE
 # Variables: SUBFILE (the name shown), STEPS (tools/steps), SUMMARY (a file
-# to append one CSV row to, or empty).
+# to append one CSV row to, or empty: FINGERPRINT<TAB>row, see the END),
+# MODE (report, the default; csv: nothing but the row; feedback: each FAIL
+# and ENV with what it means and what to try; gradescope: results.json),
+# QKNOBS (the student's own parameters: tools/questions.sh params NAME),
+# KIT_KNOWN (yes, no or unknown: the kit revision is in the grader's own
+# git history).
+#
+# Everything in a submission is data: control characters are replaced by
+# "?" as each line is read, so nothing echoed from a file can move a
+# terminal's cursor or forge a line; CSV fields are quoted and a leading
+# = + - @ is neutralised (csv_field in tools/csv.awk).  The integrity checks
+# (step "file") are listed in integrity() below, with what a text file
+# cannot prove.
 #
 # Every expected count is computed here from the submission's header (the
 # knobs, the page size, the faults a read-then-written page costs on that
@@ -12,9 +24,10 @@
 # prediction columns.  Each check prints one line
 #   STATUS  step  check  got  want  tolerance  points
 # and carries a fixed number of points: PASS scores them, FAIL and ENV do
-# not, SKIP (not applicable, e.g. no strace) counts nowhere.  ENV means the
-# environment the run saw makes the count incomparable (the reason is
-# printed below the line); it is never turned into a PASS.
+# not, SKIP (not applicable, e.g. Lab 6 in a format 1 file) counts
+# nowhere.  ENV means the environment the run saw makes the count
+# incomparable (the reason is printed below the line); it is never turned
+# into a PASS.
 # Exit: 0 every check passed, 1 any FAIL, 3 no FAIL but some ENV, 2 not a
 # submission.
 #
@@ -37,17 +50,35 @@ function max(a, b) { return a > b ? a : b }
 function min(a, b) { return a < b ? a : b }
 function abs(a) { return a < 0 ? -a : a }
 function isnum(s) { return s ~ /^-?[0-9]+(\.[0-9]+)?$/ }
+function rep(s) { if (MODE == "" || MODE == "report") print s }
 
 # --------------------------------------------------------------- reading
 {
 	line = trim($0)
-	if (line ~ /^@run /) { id = substr(line, 6); inrec = 1; nh = 0; seen[id] = 1; order[++nrec] = id; next }
-	if (line == "@end") { inrec = 0; id = ""; next }
-	if (line == "@human") { human = 1; next }
-	if (human) next
+	gsub(/\t/, " ", line); gsub(/[\001-\037\177]/, "?", line)
+	if (line ~ /^format: /) NFORMAT++
+	if (line ~ /^@run /) {
+		id = substr(line, 6)
+		# A second record of an id is not read (the first one counts) and
+		# is a FAIL of its own: "the later wins" cannot be used.
+		if (id in seen) { DUP = DUP " " id; inrec = 2; next }
+		inrec = 1; nh = 0; seen[id] = 1; order[++nrec] = id; next
+	}
+	if (line == "@end") { inrec = 0; inans = 0; id = ""; next }
+	if (line == "@human") { human = 1; NHUMAN++; next }
+	if (human) { if (line != "") HUM[++NHUM] = line; next }
+	if (line == "@answers") { inans = 1; NANSBLOCK++; next }
+	if (inans) {
+		if (line ~ /^[a-z0-9_]+:/) { k = substr(line, 1, index(line, ":") - 1); v = substr(line, length(k) + 2)
+			sub(/^ +/, "", v); ANS[k] = v; HAVE_ANS = 1 }
+		next
+	}
+	if (inrec == 2) next
 	if (!inrec) {
 		if (nrec == 0 && line ~ /^[a-z_]+: /) {
-			k = substr(line, 1, index(line, ":") - 1); H[k] = substr(line, length(k) + 3)
+			k = substr(line, 1, index(line, ":") - 1)
+			if (k in H) HDUP = HDUP " " k
+			H[k] = substr(line, length(k) + 3)
 		}
 		next
 	}
@@ -72,7 +103,11 @@ function isnum(s) { return s ~ /^-?[0-9]+(\.[0-9]+)?$/ }
 		csv_split(c, f)
 		key = id
 		if (hd[1] == "label") key = id "/" f[1]      # Lab 2: a row per label
-		for (i = 1; i <= nh; i++) V[key, hd[i]] = f[i]
+		for (i = 1; i <= nh; i++) {
+			V[key, hd[i]] = f[i]
+			# what a second run never repeats: its times (the fingerprint)
+			if (hd[i] ~ /^(time_s|user_s|sys_s|seconds|p50_ns|p999_ns|mean_ns)$/) FPS = FPS "," f[i]
+		}
 		ROW[key] = 1; ROWID[key] = id
 		next
 	}
@@ -82,8 +117,16 @@ function isnum(s) { return s ~ /^-?[0-9]+(\.[0-9]+)?$/ }
 function out(st, step, chk, got, want, tol, pts, why,    p) {
 	sub(/\.strace[0-9N]+$/, "", step)     # strace runs are graded under their step
 	p = (st == "PASS") ? pts "/" pts : (st == "SKIP") ? "-" : "0/" pts
-	printf "%-4s  %-19s  %-16s %12s %12s %6s %5s\n", st, step, chk, got, want, tol, p
-	if (why != "") printf "      (%s)\n", why
+	rep(sprintf("%-4s  %-19s  %-16s %12s %12s %6s %5s", st, step, chk, got, want, tol, p))
+	if (why != "") rep(sprintf("      (%s)", why))
+	NOUT++; O_ST[NOUT] = st; O_STEP[NOUT] = step; O_CHK[NOUT] = chk; O_GOT[NOUT] = got
+	O_WANT[NOUT] = want; O_TOL[NOUT] = tol; O_PTS[NOUT] = pts; O_WHY[NOUT] = why; O_ANS[NOUT] = ANSWERING
+	if (ANSWERING) {          # the answer sheet: its own score, listed apart
+		if (st == "PASS") { ascore += pts; atotal += pts }
+		else if (st == "FAIL") { atotal += pts; fails++; afails++ }
+		else if (st == "ENV") { atotal += pts; envs++ }
+		return
+	}
 	if (st == "PASS") { score += pts; total += pts }
 	else if (st == "FAIL") { total += pts; fails++ }
 	else if (st == "ENV") { total += pts; envs++ }
@@ -122,7 +165,7 @@ function why_env(step, key, class,    rid, t, m, own_t, own_m, n, a, i, o, r) {
 
 # check STEP KEY CHECK GOT WANT TOL POINTS CLASS: |GOT - WANT| <= TOL.
 function check(step, key, chk, got, want, tol, pts, class,    why) {
-	if (step in NOT_YET) { out("SKIP", step, chk, "-", want, tol, pts, "not in a format 1 submission"); return }
+	if (step in NOT_YET) { out("SKIP", step, chk, "-", want, tol, pts, NOT_YET[step]); return }
 	if (!(step in seen)) { out("FAIL", step, chk, "missing", want, tol, pts, "no @run record"); return }
 	if (!(key in ROW)) { out("FAIL", step, chk, "missing", want, tol, pts, "no CSV row"); return }
 	why = why_env(step, key, class)
@@ -130,6 +173,7 @@ function check(step, key, chk, got, want, tol, pts, class,    why) {
 	if (why == "" && class == "p4096" && PAGE != 4096) why = "page size " PAGE ": the program counts 4096-byte pages"
 	if (why != "") { out("ENV", step, chk, got, want, (tol == 0 ? "exact" : "+-" tol), pts, why); return }
 	if (!isnum(got)) { out("FAIL", step, chk, (got == "" ? "empty" : got), want, tol, pts, "not a number"); return }
+	if (got < 0 && want >= 0) { out("FAIL", step, chk, got, want, tol, pts, "a count cannot be negative"); return }
 	out(abs(got - want) <= tol ? "PASS" : "FAIL", step, chk, got, want, (tol == 0 ? "exact" : "+-" tol), pts, "")
 }
 
@@ -145,7 +189,7 @@ function check_str(step, key, chk, got, want, pts, class,    why) {
 # range: LO <= GOT <= HI (HI "" for no upper bound)
 function check_range(step, key, chk, got, lo, hi, pts, class,    why, w) {
 	w = (hi == "") ? ">=" lo : lo ".." hi
-	if (step in NOT_YET) { out("SKIP", step, chk, "-", w, "range", pts, "not in a format 1 submission"); return }
+	if (step in NOT_YET) { out("SKIP", step, chk, "-", w, "range", pts, NOT_YET[step]); return }
 	if (!(step in seen) || !(key in ROW)) { out("FAIL", step, chk, "missing", w, "range", pts, "no record"); return }
 	why = why_env(step, key, class)
 	if (why == "" && class == "p4096" && PAGE != 4096) why = "page size " PAGE ": the program counts 4096-byte pages"
@@ -173,7 +217,7 @@ function check_commands(step,    i, got, e, bad) {
 # 2-frame run).
 function check_sc(base, call, want,    s2, s4) {
 	s2 = base ".strace2"; s4 = base ".strace4"
-	if (!HAVE_STRACE) { out("SKIP", base, call "/2frames", "-", want, "exact", 1, "no strace in the submission"); return }
+	if (!HAVE_STRACE) { out("ENV", base, call "/2frames", "-", want, "exact", 1, NOSTRACE); return }
 	if (!(s2 in HAVESC) || !(s4 in HAVESC)) { out("FAIL", base, call "/2frames", "missing", want, "exact", 1, "no strace record"); return }
 	check(s4, s4, call "/2frames", SC[s4, call] - SC[s2, call], want, 0, 1, "alloc")
 }
@@ -380,6 +424,7 @@ function grade_frames(s, lab1,    n, cmd, size, alloc, tune, sc4, b4, m4, u4) {
 }
 
 END {
+	gsub(/[\001-\037\177]/, "?", SUBFILE)
 	if (H["format"] !~ /^malloc-labs-submission [12]$/ || H["glibc"] == "" || H["page_bytes"] == "") {
 		print "grade: " SUBFILE ": not a malloc-labs submission (no header: format, glibc, page_bytes)" > "/dev/stderr"
 		exit 2
@@ -394,19 +439,29 @@ END {
 	}
 	split(H["glibc"], gv, "."); GMIN = (gv[1] > 2) ? 99 : gv[2] + 0
 	HAVE_STRACE = H["strace"] !~ /^none/
+	# Without strace the system-call checks cannot be made: ENV (points
+	# withheld, exit 3), never a silent SKIP a forger could ask for.
+	NOSTRACE = "no strace in the submission: install strace (and allow ptrace), then submit again"
 	MIB = 1048576
 	TOL = fault_tolerance() + (FORMAT == 1)
 
 	# ------------------------------------------------------- the steps
 	N4 = int(100 / SCALE); if (N4 < 1) N4 = 1
 	NV = int(300 / SCALE); if (NV < 1) NV = 1
+	# The student's parameters come from the name (tools/questions.sh, via
+	# QKNOBS), never from the file: a file renamed to another student runs
+	# the wrong commands.  No name to derive them from: zeros, so the
+	# commands check fails.
+	HAVE_Q = ("questions" in H)
 	steps_knobs("FRAMES=" N " N4=" N4 " NV=" NV " VARIANCE_ITERS=" VI " COUNT_LARGE=" CL \
-		" BYTES=" H["bytes"] " THR=268435456 TRIM=536870912", K)
+		" BYTES=" H["bytes"] " THR=268435456 TRIM=536870912 " (QKNOBS != "" ? QKNOBS : "Q_SIZE=0 Q_L4=0 Q_BUF=0"), K)
 	nst = steps_load(STEPS)
 	for (i = 1; i <= nst; i++) {
 		if (!steps_has(i, "graded")) continue
 		# Lab 6 came with format 2: an older file has no such records.
-		if (FORMAT == 1 && STEP_ID[i] ~ /^lab6\./) { NOT_YET[STEP_ID[i]] = 1; continue }
+		if (FORMAT == 1 && STEP_ID[i] ~ /^lab6\./) { NOT_YET[STEP_ID[i]] = "not in a format 1 submission"; continue }
+		# The answer sheet's steps come only with an answer sheet.
+		if (steps_has(i, "student") && !HAVE_Q) continue
 		first = REC_N + 1
 		steps_records(i, K, HAVE_STRACE)
 		for (r = first; r <= REC_N; r++) {
@@ -422,10 +477,11 @@ END {
 			GLIBC_WHY[STEP_ID[i]] = GLIBC_WHY[STEP_ID[i] ".strace4"] = "glibc " H["glibc"] " has no GLIBC_TUNABLES"
 	}
 
-	printf "# %s: %s, glibc %s, page %d B\n", SUBFILE, H["student"], H["glibc"], PAGE
-	printf "# %d fault(s) a read-then-written page, THP %s\n", RF, H["thp"]
-	printf "# knobs: frames %d, scale %d, variance_iters %d, count_large %d, bytes %s\n", N, SCALE, VI, CL, H["bytes"]
-	printf "%-4s  %-19s  %-16s %12s %12s %6s %5s\n", "", "step", "check", "got", "want", "tol", "pts"
+	rep(sprintf("# %s: %s, glibc %s, page %d B", SUBFILE, H["student"], H["glibc"], PAGE))
+	rep(sprintf("# %d fault(s) a read-then-written page, THP %s", RF, H["thp"]))
+	rep(sprintf("# knobs: frames %d, scale %d, variance_iters %d, count_large %d, bytes %s", N, SCALE, VI, CL, H["bytes"]))
+	rep(sprintf("%-4s  %-19s  %-16s %12s %12s %6s %5s", "", "step", "check", "got", "want", "tol", "pts"))
+	integrity()
 	for (i = 1; i <= ngraded; i++) check_commands(GRADED[i])
 
 	# ------------------------------------------------------------ Lab 1
@@ -464,8 +520,8 @@ END {
 		else if (L2[i] != "timer floor") check(s, k, "faults:" lab, got, 0, 64 + int(VI / 10000), 1, cls)
 	}
 	if (!HAVE_STRACE) {
-		out("SKIP", "lab2.mmap", "mmap_calls", "-", VI - 1, "exact", 1, "no strace in the submission")
-		out("SKIP", "lab2.mmap", "munmap_calls", "-", VI - 1, "exact", 1, "no strace in the submission")
+		out("ENV", "lab2.mmap", "mmap_calls", "-", VI - 1, "exact", 1, NOSTRACE)
+		out("ENV", "lab2.mmap", "munmap_calls", "-", VI - 1, "exact", 1, NOSTRACE)
 	} else {
 		k = "lab2.mmap.straceN/malloc 1 MiB (forced mmap)"
 		if (!("lab2.mmap.strace1" in HAVESC)) delete ROW[k]
@@ -531,7 +587,7 @@ END {
 		if (al == "malloc" && sz >= MIB) check(s, s, "addr_mod_4096", mod, 16, 0, 1, "alloc")
 		else if (al == "malloc") check(s, s, "addr_mod_16", (isnum(mod) ? mod % 16 : mod), 0, 0, 1, "alloc")
 		else check(s, s, "addr_mod_4096", mod, (al == "page" ? 0 : al == "page+8" ? 8 : 16), 0, 1, "plain")
-		if (!HAVE_STRACE) { out("SKIP", s, "strace_writes", "-", ceil(B / sz), "exact", 1, "no strace in the submission"); continue }
+		if (!HAVE_STRACE) { out("ENV", s, "strace_writes", "-", ceil(B / sz), "exact", 1, NOSTRACE); continue }
 		hit = 0
 		for (k = 1; k <= NW[s]; k++) if (WR[s, k, "bytes"] == B) hit = k
 		check(s, s, "strace_writes", hit ? WR[s, hit, "calls"] : "none", ceil(B / sz), 0, 1, "plain")
@@ -554,19 +610,323 @@ END {
 		int(100 * V[u, "anon_trimmed_kib"] / V[u, "anon_after_kib"]) : "none"), 0, 50, 2, "alloc")
 
 	# ------------------------------------------------------------- times
-	printf "Times (recorded, not graded):\n"
+	# ---------------------------------------------------------- answers
+	answers()
+
+	rep("Times (recorded, not graded):")
 	for (i = 1; i <= nrec; i++) { r = order[i]
 		if (r ~ /strace/) continue
-		if ((r, "time_s") in V) printf "  %-26s %10s s\n", r, V[r, "time_s"]
-		else if ((r, "seconds") in V) printf "  %-26s %10s s  %s GiB/s\n", r, V[r, "seconds"], V[r, "gib_per_s"]
+		if ((r, "time_s") in V) rep(sprintf("  %-26s %10s s", r, V[r, "time_s"]))
+		else if ((r, "seconds") in V) rep(sprintf("  %-26s %10s s  %s GiB/s", r, V[r, "seconds"], V[r, "gib_per_s"]))
 	}
 	k = "lab2.all/pool 64 B"; k2 = "lab2.all/malloc 32 B"
-	if (k in ROW && k2 in ROW) printf "  %-26s %10s ns  (malloc 32 B p50 %s ns)\n", "lab2 pool 64 B p50", V[k, "p50_ns"], V[k2, "p50_ns"]
+	if (k in ROW && k2 in ROW) rep(sprintf("  %-26s %10s ns  (malloc 32 B p50 %s ns)", "lab2 pool 64 B p50", V[k, "p50_ns"], V[k2, "p50_ns"]))
 	fl = ""; for (fg in FLAG) fl = fl (fl == "" ? "" : ";") fg
-	if (envs) printf "ENV: %d check(s) not comparable here (%s); their points are not given\n", envs, fl
+	if (envs) rep(sprintf("ENV: %d check(s) not comparable here (%s); their points are not given", envs, fl))
 	if (EXPECT_OUT != "")
 		for (s in EXPECT) printf "%s %s\n", s, EXPECT[s] > EXPECT_OUT
-	printf "Score: %d/%d\n", score, total
-	if (SUMMARY != "") printf "%s,%s,%d,%d,%d,%d,%s\n", SUBFILE, H["student"], score, total, fails + 0, envs + 0, fl >> SUMMARY
+	rep(sprintf("Answers: %s", HAVE_ANS ? ascore + 0 "/" atotal : "none (no answer sheet in the submission)"))
+	rep(sprintf("Score: %d/%d", score, total))
+	if (MODE == "feedback") feedback()
+	if (MODE == "gradescope") gradescope()
+	if (SUMMARY != "") printf "%s\t%s\n", fingerprint(), csv_row(fl) >> SUMMARY
 	exit fails ? 1 : envs ? 3 : 0
+}
+
+# ------------------------------------------------------------- integrity
+# What a text file can be checked for without a secret (step "file"):
+# that it is one submission, each record once and each one the kit makes;
+# every row agreeing with the header (glibc, THP, page size, faults a read
+# page, the binary's bits) and with the file's own readable table; every
+# count a whole number; strace, kit and compiler lines consistent with the
+# records.  A FAIL each, except the kit: a changed or unknown kit is ENV
+# (a course may ask for edits; the grade says the programs may differ).
+# What this cannot prove: a forger who edits every copy of a number
+# consistently, or runs a patched program with a clean kit line; only a
+# re-run on the grader's machine can (README, "What a text file cannot
+# prove").
+function fcheck(chk, bad, pts) {
+	if (bad == "") out("PASS", "file", chk, "consistent", "consistent", "exact", pts, "")
+	else out("FAIL", "file", chk, "differs", "consistent", "exact", pts, bad)
+}
+function hum_cmp(r, a, cols,    c, n, i) {
+	n = split(cols, c, " ")
+	for (i = 1; i <= n; i++)
+		if (a[i + 1] != V[r, c[i]]) return r ": the @human table says " c[i] " " a[i + 1] ", the record " V[r, c[i]]
+	return ""
+}
+function last_opt(s,    n, a, i, o) {
+	n = split(s, a, " "); o = ""
+	for (i = 1; i <= n; i++) if (a[i] ~ /^-O/) o = a[i]
+	return o
+}
+function integrity(    i, r, k, n, a, c, col, nc, bad, known, rid, b, o, fam, seenh, nseen) {
+	bad = (NFORMAT > 1) ? NFORMAT " format lines: two submissions in one file (concatenated?)" : \
+	      (NHUMAN > 1) ? NHUMAN " @human tables" : (HDUP != "") ? "header lines given twice:" HDUP : \
+	      (NANSBLOCK > 1) ? NANSBLOCK " answer blocks" : ""
+	fcheck("one_submission", bad, 2)
+	fcheck("records_once", DUP == "" ? "" : "a second @run of" DUP " (not read: the first counts)", 2)
+	for (i = 1; i <= REC_N; i++) known[REC_ID[i]] = 1
+	bad = ""
+	for (i = 1; i <= nrec; i++) if (!(order[i] in known)) { bad = "a record the kit does not make here: " order[i]; break }
+	fcheck("records_known", bad, 1)
+	# a name make submit accepts (the student's parameters come from it)
+	n = H["student"]
+	fcheck("student", (n ~ /^[A-Za-z0-9][A-Za-z0-9@._-]*$/ && length(n) <= 64) ? "" : \
+		"student '" n "' is not a name make submit accepts", 1)
+
+	# strace: none, yet records that ran under strace (the rest deleted?)
+	bad = ""
+	if (!HAVE_STRACE)
+		for (i = 1; i <= nrec; i++) {
+			r = order[i]
+			if (r ~ /\.strace/ || CMD[r] ~ /^strace / || (r in HAVESC) || (r in HAVEWR)) { bad = "strace: none, but " r " ran under strace"; break }
+		}
+	fcheck("strace_line", bad, 1)
+
+	# every row against the header: what the run saw is the machine's
+	bad = ""
+	split("glibc thp mthp page_bytes read_faults_per_page", col, " ")
+	for (i = 1; i <= nrec && bad == ""; i++) {
+		r = order[i]
+		for (k in ROW) {
+			if (ROWID[k] != r) continue
+			for (c = 1; c <= 5; c++)
+				if (((r, col[c]) in HD) && (col[c] in H) && V[k, col[c]] != H[col[c]]) {
+					bad = r ": " col[c] " " V[k, col[c]] " in the row, " H[col[c]] " in the header"; break
+				}
+			if (bad != "") break
+		}
+	}
+	fcheck("rows_vs_header", bad, 2)
+
+	# the binary's bits: a 64-bit program loads a 64-bit libc
+	b = H["binary_bits"]; bad = ""
+	if (b != "32" && b != "64") bad = "binary_bits is '" b "', not 32 or 64"
+	else for (k in ROW) {
+		o = V[k, "malloc_owner"]
+		if ((b == 64 && o ~ /i386|i686|\/lib32\//) || (b == 32 && o ~ /x86_64|aarch64|\/lib64\//)) {
+			bad = "binary_bits " b ", but malloc() came from " o; break
+		}
+	}
+	fcheck("binary_bits", bad, 1)
+
+	# counts are whole numbers, never negative
+	bad = ""
+	nc = split("frames size minor_faults corrupt_pixels sampled_pixels mmap_frames requests mmapped " \
+		"mmapped_pages writes short_writes live_after anon_after_kib iters", col, " ")
+	for (k in ROW) {
+		rid = ROWID[k]
+		for (c = 1; c <= nc; c++)
+			if (((rid, col[c]) in HD) && V[k, col[c]] !~ /^[0-9]+$/) { bad = rid ": " col[c] " '" V[k, col[c]] "' is not a whole number"; break }
+		if (bad == "" && ((rid, "faults_per_iter") in HD) && V[k, "faults_per_iter"] !~ /^[0-9]+(\.[0-9]+)?$/)
+			bad = rid ": faults_per_iter '" V[k, "faults_per_iter"] "' is not a number >= 0"
+		if (bad != "") break
+	}
+	for (k in SC) if (bad == "" && SC[k] !~ /^[0-9]+$/) { split(k, a, SUBSEP); bad = a[1] ": syscalls " a[2] "=" SC[k] " is not a whole number" }
+	for (k in WR) if (bad == "" && k !~ /mod$/ && WR[k] !~ /^[0-9]+$/) { split(k, a, SUBSEP); bad = a[1] ": write " a[3] "=" WR[k] " is not a whole number" }
+	fcheck("numbers", bad, 2)
+
+	# the readable table against the records (an edit of one copy shows)
+	bad = (NHUMAN == 0) ? "no @human table" : ""
+	for (i = 1; i <= NHUM && bad == ""; i++) {
+		n = split(HUM[i], a, " "); r = a[1]
+		if (!(r in ROW) || r ~ /strace/) continue
+		seenh[r] = 1; nseen++
+		if (r ~ /^lab[14]\./) bad = hum_cmp(r, a, "frames minor_faults corrupt_pixels mmap_frames")
+		else if (r ~ /^lab3\./) bad = hum_cmp(r, a, "requests minor_faults mmapped mmapped_pages")
+		else if (r ~ /^lab5\./) bad = hum_cmp(r, a, "writes " (((r, "addr_mod_page") in V) ? "addr_mod_page" : "addr_mod_4096"))
+	}
+	for (i = 1; i <= nrec && bad == ""; i++) {
+		r = order[i]
+		if (r ~ /^lab[1345]\./ && r !~ /strace/ && (r in ROW) && !(r in seenh)) bad = r " is not in the @human table"
+	}
+	# some format 1 files were written with the environment check alone
+	if (FORMAT == 1 && !nseen) out("SKIP", "file", "human_table", "-", "-", "exact", 1, "no tables in this format 1 file")
+	else fcheck("human_table", bad, 1)
+
+	# the compiler line against what the binaries say they were built by
+	if ("binary_compiler" in H) {
+		fam = (H["compiler"] ~ /clang/) ? "clang" : "gcc"; bad = ""
+		if (H["binary_compiler"] !~ ("^" fam " ")) bad = "compiler: " H["compiler"] "; the binaries: " H["binary_compiler"]
+		else if (last_opt(H["cflags"]) != "" && H["binary_compiler"] ~ / -O/ && last_opt(H["cflags"]) != last_opt(H["binary_compiler"]))
+			bad = "cflags " last_opt(H["cflags"]) "; the binaries: " H["binary_compiler"]
+		fcheck("compiler", bad, 1)
+	} else out("SKIP", "file", "compiler", "-", "-", "exact", 1, "no binary_compiler line (a file from an older kit)")
+
+	# the kit: a clean revision of this kit, or ENV
+	k = H["kit"]; bad = ""
+	if (k == "" || k ~ /^unknown/) bad = "the kit was not a git checkout: which programs ran cannot be told"
+	else if (k ~ /-dirty$/ && H["sources_changed"] != "(none)")
+		bad = "kit " k ": the programs' sources had local changes (" (("sources_changed" in H) ? H["sources_changed"] : "which: not recorded") ")"
+	else if (KIT_KNOWN == "no") bad = "kit " k " is not a revision of this kit"
+	if (bad == "") out("PASS", "file", "kit", "a revision", "a revision", "exact", 1, "")
+	else { out("ENV", "file", "kit", "changed", "a revision", "exact", 1, bad); FLAG["kit"] = 1 }
+}
+
+# ------------------------------------------------------------- answers
+# Each answer against first principles for this student's parameters
+# (tools/questions.sh) and this machine's header, as grade_frames() models
+# the runs; the student's own measurement is shown beside it.  Listed and
+# scored apart from the runs (Answers: N/M).
+function ans_num(key, want, tol, pts, measured,    v, t) {
+	t = (tol == 0) ? "exact" : "+-" tol
+	if (!(key in ANS)) { out("FAIL", "answers", key, "missing", want, t, pts, "no line for it on the sheet"); return }
+	v = ANS[key]
+	if (v == "") { out("FAIL", "answers", key, "blank", want, t, pts, "not answered"); return }
+	if (v !~ /^[0-9]+$/) { out("FAIL", "answers", key, substr(v, 1, 12), want, t, pts, "not a whole number"); return }
+	out(abs(v - want) <= tol ? "PASS" : "FAIL", "answers", key, v, want, t, pts, \
+		"measured: " (measured == "" ? "not measured" : measured))
+}
+function size_of(s,    n) {
+	n = s + 0
+	if (s ~ /[kK]$/) n *= 1024; else if (s ~ /[mM]$/) n *= MIB; else if (s ~ /[gG]$/) n *= 1024 * MIB
+	return n
+}
+function answers(    S, P, L4, BUF, u, t, v, ok, a, m, mm, mu, tb) {
+	if (!HAVE_ANS) {
+		out("SKIP", "answers", "sheet", "-", "-", "-", 0, "no answer sheet (make questions STUDENT=name; make submit ANSWERS=file)")
+		return
+	}
+	ANSWERING = 1
+	S = K["Q_SIZE"] + 0; L4 = K["Q_L4"] + 0; BUF = K["Q_BUF"] + 0
+	u = "lab1.q-untuned"; t = "lab1.q-tuned"
+	P = ceil((S + 16) / PAGE)
+	ans_num("frame_pages", P, 0, 1, "")
+	ans_num("faults_untuned", 1 + RF * (P - 1), TOL, 2, \
+		(u in ROW) && N > 0 ? int(V[u, "minor_faults"] / N + 0.5) : "")
+	policy("", 0); replay(4, S, "malloc", u ".strace4"); mm = SC_MMAP / 2; mu = SC_MUNMAP / 2
+	ans_num("mmap_untuned", mm, 0, 1, (u ".strace4" in HAVESC) ? (SC[u ".strace4", "mmap"] - SC[u ".strace2", "mmap"]) / 2 : "")
+	ans_num("munmap_untuned", mu, 0, 1, (u ".strace4" in HAVESC) ? (SC[u ".strace4", "munmap"] - SC[u ".strace2", "munmap"]) / 2 : "")
+	policy("", 1); replay(4, S, "malloc", t ".strace4"); tb = SC_BRK / 2
+	ans_num("brk_tuned", tb, 0, 1, (t ".strace4" in HAVESC) ? (SC[t ".strace4", "brk"] - SC[t ".strace2", "brk"]) / 2 : "")
+	policy("", 1); replay(N, S, "malloc", t)
+	ans_num("faults_tuned", FAULTS, max(TOL, int(FAULTS / 100)), 2, V[t, "minor_faults"])
+	ans_num("corrupt_tuned", CORRUPT, int(CORRUPT / 100), 2, V[t, "corrupt_pixels"])
+	policy("", 0); replay(N4, int(L4 / 8) * 8, "memset", "lab4.q-size")
+	ans_num("l4_mmap_frames", MMAPS, 0, 1, V["lab4.q-size", "mmap_frames"])
+	# The fix: a threshold over the 34 MiB chunk (glibc 2.35 on: older ones
+	# refuse one over 32 MiB), or no mmap at all.
+	v = tolower(ANS["l4_fix"]); ok = 0
+	if (match(v, /mmap_threshold_?=[0-9]+[kmg]?/)) {
+		a = substr(v, RSTART, RLENGTH); sub(/.*=/, "", a)
+		ok = size_of(a) >= 34 * MIB + 32 && GMIN >= 35
+	}
+	if (v ~ /mmap_max_?=0([^0-9]|$)/) ok = 1
+	out(ok ? "PASS" : "FAIL", "answers", "l4_fix", (v == "" ? "blank" : substr(ANS["l4_fix"], 1, 12)), \
+		"a fix", "rule", 2, ok ? "" : "want mmap_threshold over 34 MiB (glibc >= 2.35) or mmap_max=0")
+	ans_num("yes_writes", ceil(B / BUF), 0, 1, V["lab5.q-buf", "writes"])
+	ans_num("yes_addr_mod", (BITS == 32) ? 8 : 16, 0, 1, V["lab5.q-buf", "addr_mod_page"])
+	ANSWERING = 0
+}
+
+# ------------------------------------------------------ for the gradebook
+# One row: file,student,date,score,max,answers,answers_max,fails,envs,kit,
+# glibc,kernel,thp,flags (grade.sh adds same_run_as).  The fingerprint: a
+# hash of every time the file records, in order; two real runs never share
+# them all, so two files with one fingerprint are copies of one run.
+function fingerprint(    i, h, c) {
+	if (FPS == "") return "none"
+	h = 0
+	for (i = 1; i <= length(FPS); i++) {
+		c = index("0123456789.,-", substr(FPS, i, 1))
+		h = (h * 31 + c) % 2147483629
+	}
+	return h "-" length(FPS)
+}
+function csv_row(fl) {
+	return csv_field(SUBFILE) "," csv_field(H["student"]) "," csv_field(H["date"]) "," score "," total "," \
+		(HAVE_ANS ? ascore + 0 "," atotal : ",") "," fails + 0 "," envs + 0 "," csv_field(H["kit"]) "," \
+		csv_field(H["glibc"]) "," csv_field(H["kernel"]) "," csv_field(H["thp"]) "," csv_field(fl)
+}
+
+# What a FAIL or ENV means, and what to try: for the student's feedback.
+function hint_means(i,    c, s) {
+	c = O_CHK[i]; s = O_STEP[i]
+	if (O_ANS[i]) return "your answer differs from first principles for your parameters and machine"
+	if (O_ST[i] == "ENV") return "the run's environment makes this count incomparable, so it earns no points"
+	if (s == "file") return c == "one_submission" ? "the file holds more than one submission" : \
+		c == "records_once" ? "a step is recorded twice" : c == "records_known" ? "a record the kit never makes" : \
+		c == "rows_vs_header" ? "a run's own environment columns disagree with the header" : \
+		c == "human_table" ? "the readable table disagrees with the records" : \
+		c == "numbers" ? "a count is not a whole number of at least 0" : \
+		c == "compiler" ? "the compiler line is not what built the programs" : \
+		"the file is not as make submit writes it"
+	if (c == "commands") return "a record ran another command than the kit's for these knobs"
+	if (c == "minor_faults" || c ~ /^faults/) return "page faults differ from the heap model for these knobs on this machine"
+	if (c == "corrupt_pixels") return "pixels left from the last frame differ from the model (malloc does not clear)"
+	if (c == "mmap_frames" || c ~ /2frames$/ || c ~ /_calls$/) return "system calls or mapped frames differ from malloc's policy"
+	if (c ~ /write|addr/) return "write() calls or the buffer's address differ from the pipe and malloc rules"
+	if (c ~ /arena|live|trim/) return "arenas or trimmed memory differ from glibc's arena rules"
+	return "the measurement differs from the model"
+}
+function hint_try(i,    w) {
+	w = O_WHY[i]
+	if (O_ANS[i]) return "work it again from the lab's explanation; your own measurement is shown"
+	if (O_ST[i] == "FAIL" && (O_STEP[i] == "file" || O_CHK[i] == "commands"))
+		return "hand in the file make submit wrote, unedited (make submit again)"
+	if (w ~ /strace/) return "apt-get install strace (a container: allow ptrace), then make submit again"
+	if (w ~ /GLIBC_TUNABLES|MALLOC_|LD_PRELOAD|malloc\(\) is/) return "unset the setting (a fresh shell), then make submit again"
+	if (w ~ /THP always/) return "make submit again with this kit: its runs use --no-thp"
+	if (w ~ /32-bit/) return "build the 64-bit programs (make clean; make), then make submit again"
+	if (w ~ /kit/) return "commit or undo your changes to the programs (git status), then make submit again"
+	if (w ~ /glibc|page size/) return "ask your instructor: this check needs another glibc or page size"
+	if (O_STEP[i] == "file" || O_CHK[i] == "commands") return "hand in the file make submit wrote, unedited (make submit again)"
+	return "make clean; make; run the step's command (in your file) alone and compare with the lab"
+}
+# print prefix + text in lines of at most 100 columns, broken at blanks
+function wrap(prefix, text,    w, n, a, i, line) {
+	n = split(text, a, " "); line = prefix
+	for (i = 1; i <= n; i++) {
+		if (length(line) + length(a[i]) + 1 > 100 && line != prefix) { print line; line = "         " }
+		line = line (line ~ / $/ ? "" : " ") substr(a[i], 1, 90)
+	}
+	print line
+}
+function feedback(    i, m) {
+	printf "Feedback for %s (%s): runs %d/%d, answers %s\n", H["student"], SUBFILE, score, total, \
+		HAVE_ANS ? ascore + 0 "/" atotal : "none"
+	for (i = 1; i <= NOUT; i++) {
+		if (O_ST[i] != "FAIL" && O_ST[i] != "ENV") continue
+		m++
+		printf "%s %s %s: got %s, want %s%s\n", O_ST[i], O_STEP[i], O_CHK[i], O_GOT[i], O_WANT[i], \
+			(O_TOL[i] ~ /^\+-/ ? " (" O_TOL[i] ")" : "")
+		if (O_WHY[i] != "") wrap("  why:   ", O_WHY[i])
+		wrap("  means: ", hint_means(i))
+		wrap("  try:   ", hint_try(i))
+	}
+	if (!m) print "Every check passed: nothing to fix."
+}
+
+# Gradescope's results.json: a test a step (its checks' lines as output),
+# a test an answer; the top-level score is their sum (runs + answers).
+function json_str(s) {
+	gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\n/, "\\n", s)
+	return "\"" s "\""
+}
+function gradescope(    i, g, n, name, key, GN, GS, GM, GB, GO, line, sep) {
+	n = 0
+	for (i = 1; i <= NOUT; i++) {
+		key = O_ANS[i] ? "answer: " O_CHK[i] : O_STEP[i]
+		if (!(key in GM)) { GN[++n] = key; GM[key] = 0; GS[key] = 0 }
+		if (O_ST[i] != "SKIP") GM[key] += O_PTS[i]
+		if (O_ST[i] == "PASS") GS[key] += O_PTS[i]
+		if (O_ST[i] == "FAIL" || O_ST[i] == "ENV") GB[key] = 1
+		line = sprintf("%s %s: got %s, want %s", O_ST[i], O_CHK[i], O_GOT[i], O_WANT[i]) (O_WHY[i] != "" ? " (" O_WHY[i] ")" : "")
+		GO[key] = GO[key] (GO[key] == "" ? "" : "\n") line
+	}
+	print "{"
+	printf "  \"score\": %d,\n", score + ascore
+	printf "  \"output\": %s,\n", json_str(sprintf("%s: runs %d/%d, answers %s; %d FAIL, %d ENV", H["student"], score, total, \
+		HAVE_ANS ? ascore + 0 "/" atotal : "none", fails + 0, envs + 0))
+	print "  \"tests\": ["
+	for (g = 1; g <= n; g++) {
+		key = GN[g]; name = key
+		if (key in STEP_N) name = key " (" STEP_LABEL[STEP_N[key]] ")"
+		sep = (g < n) ? "," : ""
+		printf "    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s}%s\n", \
+			json_str(name), GS[key], GM[key], (GB[key] ? "failed" : "passed"), json_str(GO[key]), sep
+	}
+	print "  ]"
+	print "}"
 }

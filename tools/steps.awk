@@ -1,11 +1,12 @@
 # tools/steps.awk - reads tools/steps (the kit's step table) for awk and for
 # the shell scripts, so every reader expands a step the same way.  Load it
 # before a program (awk -f tools/steps.awk -f prog.awk), or from the shell:
-#   awk -v KIND=graded -v KNOBS="FRAMES=10 ..." -v STRACE=1 -f tools/steps.awk tools/steps
+#   awk -v KIND=graded -v KNOBS="FRAMES=10 ..." -v STRACE=1 [-v QUESTIONS=1] -f tools/steps.awk tools/steps
 #   awk -v KIND=tolerance -f tools/steps.awk      (fault_tolerance(), below)
 # prints one line a record: ID|HOW|ENV|COMMAND, HOW one of run, sc (strace -c
 # of brk, mmap, munmap) or wr (strace of write() with raw arguments); with
-# KIND=matrix, ID|LABEL|ENV|COMMAND for each matrix row.
+# KIND=matrix, ID|LABEL|ENV|COMMAND for each matrix row.  The steps marked
+# "student" come only with QUESTIONS=1 (their knobs: tools/questions.sh).
 
 # steps_load(path): the table into STEP_ID, STEP_KINDS, STEP_LABEL,
 # STEP_ENV, STEP_CMD [1..n]; returns n.  A malformed line stops awk (exit 2).
@@ -101,7 +102,7 @@ function steps_print(path,    n, i, K) {
 		if (KIND == "matrix" && steps_has(i, KIND))
 			printf "%s|%s|%s|%s\n", STEP_ID[i], STEP_LABEL[i],
 			       STEP_ENV[i] == "" ? "-" : steps_fill(STEP_ENV[i], K), steps_fill(STEP_CMD[i], K)
-		else if (steps_has(i, KIND))
+		else if (steps_has(i, KIND) && (QUESTIONS || !steps_has(i, "student")))
 			steps_records(i, K, STRACE + 0)
 	for (i = 1; i <= REC_N; i++)
 		printf "%s|%s|%s|%s\n", REC_ID[i], REC_HOW[i], REC_ENV[i] == "" ? "-" : REC_ENV[i], REC_CMD[i]

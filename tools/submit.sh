@@ -3,7 +3,8 @@
 # ONE self-describing text file for a grader, submissions/<who>-<date>.txt.
 #
 #   make submit STUDENT=ada            (knobs: FRAMES SCALE VARIANCE_ITERS
-#                                       COUNT_LARGE BYTES; OUT=path)
+#                                       COUNT_LARGE BYTES; OUT=path;
+#                                       ANSWERS=sheet from make questions)
 #   tools/grade.sh submissions/ada-*.txt
 #
 # The file: a header of `key: value` lines (who, when, the kit's version,
@@ -27,19 +28,21 @@
 # forced-mmap row does the same at 1 and at VARIANCE_ITERS iterations.
 #
 # Any run that fails stops everything with the reason and exit 1; the file
-# is written as NAME.part and renamed only when complete.  Progress goes to
+# is written as NAME.XXXXXX.part (this run's own) and linked to NAME only
+# when complete, never over an existing file.  Progress goes to
 # stderr, and only when stderr is a terminal.  The last line on stdout is
 # `submission: PATH`.
 set -u
+case ${ANSWERS:-} in ''|/*) ;; *) ANSWERS=$PWD/$ANSWERS ;; esac   # before the cd
 cd "$(dirname "$0")/.." || exit 1
 PROG=submit
 
 usage() {
-	echo "usage: tools/submit.sh   (environment: STUDENT FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES OUT)" >&2
+	echo "usage: tools/submit.sh   (environment: STUDENT FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES OUT ANSWERS)" >&2
 	exit 2
 }
 case ${1:-} in
--h|--help) echo "usage: tools/submit.sh   (environment: STUDENT FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES OUT)"; exit 0 ;;
+-h|--help) echo "usage: tools/submit.sh   (environment: STUDENT FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES OUT ANSWERS)"; exit 0 ;;
 '') ;;
 *) echo "$PROG: unexpected argument '$1'" >&2; usage ;;
 esac
@@ -53,7 +56,9 @@ VARIANCE_ITERS=${VARIANCE_ITERS:-20000}
 COUNT_LARGE=${COUNT_LARGE:-1000}
 BYTES=${BYTES:-16M}
 whole() { # NAME VALUE MIN: a whole number >= MIN, or exit 2
-	case $2 in ''|*[!0-9]*) echo "$PROG: $1 wants a whole number, not '$2'" >&2; usage ;; esac
+	# No leading zero: FRAMES=08 would run "--frames 08" while the grader
+	# rebuilds every command as "--frames 8".
+	case $2 in ''|*[!0-9]*|0?*) echo "$PROG: $1 wants a whole number (no leading zero), not '$2'" >&2; usage ;; esac
 	[ "$2" -ge "$3" ] 2>/dev/null || { echo "$PROG: $1 must be at least $3, not '$2'" >&2; usage; }
 }
 whole FRAMES "$FRAMES" 1
@@ -69,16 +74,89 @@ case $BYTES in
 *K) bytes_n=$(( bytes_n << 10 )) ;; *M) bytes_n=$(( bytes_n << 20 )) ;; *G) bytes_n=$(( bytes_n << 30 )) ;;
 esac
 
+# A name becomes a file name and a CSV field: a letter or digit first (no
+# hidden ".name", no "-name" read as an option), then letters, digits and
+# @._- only, at most 64.  Shown back as printable characters only.
+STUDENT=${STUDENT:-$(id -un 2>/dev/null || echo student)@$(uname -n)}
+case $STUDENT in
+[A-Za-z0-9]*) ;;
+*) echo "$PROG: STUDENT must start with a letter or digit, not '$(printf %s "$STUDENT" | tr -c '[:print:]' '?')'" >&2; usage ;;
+esac
+case $STUDENT in *[!A-Za-z0-9@._-]*)
+	echo "$PROG: STUDENT may hold letters, digits and @._- only, not '$(printf %s "$STUDENT" | tr -c '[:print:]' '?')'" >&2; usage ;;
+esac
+[ ${#STUDENT} -le 64 ] || { echo "$PROG: STUDENT is longer than 64 characters" >&2; usage; }
+
 for p in frames malloc_variance threads yes arenas; do
 	[ -x "./$p" ] || { echo "$PROG: ./$p is not built; run make (make submit builds it)" >&2; exit 1; }
 done
 
-STUDENT=${STUDENT:-$(id -un 2>/dev/null || echo student)@$(uname -n)}
-case $STUDENT in *[!A-Za-z0-9@._-]*) echo "$PROG: STUDENT may hold letters, digits and @._- only, not '$STUDENT'" >&2; usage ;; esac
+# Inherited allocator settings would make most counts incomparable: say so
+# now, not at grading.  ALLOW_ENV=1 submits anyway (the grader marks ENV).
+polluted=$(env | grep -E '^(MALLOC_[A-Z_]*|GLIBC_TUNABLES|LD_PRELOAD)=' | cut -c1-60 | tr '\n' ' ')
+if [ -n "$polluted" ] && [ "${ALLOW_ENV:-0}" != 1 ]; then
+	echo "$PROG: the environment sets ${polluted% }: unset it (or ALLOW_ENV=1 to submit anyway)" >&2
+	exit 2
+fi
+
+# The compiler line must be the binaries' own: each ELF file names its
+# compiler in .comment ("GCC: (...) 12.2.0", or "clang version 14...") and
+# gcc with -g records its flags (DW_AT_producer, "GNU C11 12.2.0 ... -O2").
+# Read as printable strings of the file, so no binutils are needed.
+bin_strings() { tr -c '[:print:]' '\n' <"$1" | grep -E '^(GCC: \(|GNU C[0-9]* |.*clang version [0-9])' | sort -u; }
+bin_compiler() { # FILE: "clang VERSION" or "gcc VERSION"
+	bin_strings "$1" | awk '/clang version/ { sub(/.*clang version /, ""); c = "clang " $1 }
+		/^GCC: / && !g { g = "gcc " $NF } END { print (c != "" ? c : g != "" ? g : "unknown") }'
+}
+bin_opt() { # FILE: the last -O flag gcc recorded, "-O0" if none, or "unknown"
+	bin_strings "$1" | awk '/^GNU C/ { o = "-O0"; for (i = 1; i <= NF; i++) if ($i ~ /^-O/) o = $i }
+		END { print (o == "" ? "unknown" : o) }'
+}
+cc_name=${CC:-cc}
+cc_line=$($cc_name --version 2>/dev/null | head -n 1)
+case $cc_line in *clang*) cc_fam=clang ;; '') cc_fam=unknown ;; *) cc_fam=gcc ;; esac
+cc_ver=$(printf '%s\n' "$cc_line" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+/) v = $i; print v; exit }')
+[ "$cc_fam" = clang ] && cc_ver=$(printf '%s\n' "$cc_line" | sed -n 's/.*clang version \([^ ]*\).*/\1/p')
+want_opt=$(printf '%s\n' "${CFLAGS:-}" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^-O/) o = $i } END { print (o == "" ? "-O0" : o) }')
+bin_cc=$(bin_compiler frames); bin_o=$(bin_opt frames)
+for p in frames malloc_variance threads yes arenas; do
+	c=$(bin_compiler "$p"); o=$(bin_opt "$p")
+	if [ "$c" != "$bin_cc" ] || [ "$o" != "$bin_o" ]; then
+		echo "$PROG: ./$p was built by $c $o but ./frames by $bin_cc $bin_o: run make clean, then make submit" >&2
+		exit 1
+	fi
+done
+if [ "$bin_cc" != "$cc_fam $cc_ver" ] || { [ -n "${CFLAGS:-}" ] && [ "$bin_o" != unknown ] && [ "$bin_o" != "$want_opt" ]; }; then
+	echo "$PROG: the programs were built by $bin_cc $bin_o, not by CC=$cc_name ($cc_fam $cc_ver) ${CFLAGS:+$want_opt}: run make clean, then make submit with the CC and OPT you mean" >&2
+	exit 1
+fi
+
+# An answer sheet (make questions STUDENT=NAME, filled in): it must be this
+# student's, with the parameters derived from this name.  Its answers go
+# into the file; the steps at the student's parameters run too.
+QKNOBS='' questions=0
+if [ -n "${ANSWERS:-}" ]; then
+	[ -f "$ANSWERS" ] && [ -r "$ANSWERS" ] || { echo "$PROG: cannot read ANSWERS='$(printf %s "$ANSWERS" | tr -c '[:print:]' '?')'" >&2; exit 2; }
+	QKNOBS=$(tools/questions.sh params "$STUDENT") || exit 2
+	sheet_bad=$(awk -v who="$STUDENT" -v knobs="$QKNOBS" '
+		{ sub(/\r$/, "") }
+		/^answers: / { fmt = $0 } /^student: / { st = substr($0, 10) }
+		/^q_[a-z0-9]+: / { k = toupper(substr($1, 1, length($1) - 1)); got = got " " k "=" $2 }
+		END { if (fmt != "answers: malloc-labs-answers 1") { print "not an answer sheet (make questions STUDENT=" who ")"; exit }
+		      if (st != who) { print "the sheet is for \"" st "\", not " who; exit }
+		      if (substr(got, 2) != knobs) print "its parameters are not those of " who " (" knobs ")" }' "$ANSWERS")
+	[ -z "$sheet_bad" ] || { echo "$PROG: ANSWERS: $sheet_bad" >&2; exit 2; }
+	questions=1
+fi
+
 STAMP=$(date -u '+%Y%m%d-%H%M%S')
+default_out=0; [ -n "${OUT:-}" ] || default_out=1
 OUT=${OUT:-submissions/$STUDENT-$STAMP.txt}
 mkdir -p "$(dirname "$OUT")" || exit 1
-PART=$OUT.part
+# Never over another submission: refuse now, and again at the end (below).
+[ ! -e "$OUT" ] || { echo "$PROG: $OUT exists: not overwriting a submission (remove it, or choose OUT=)" >&2; exit 2; }
+# A .part of this run's own (two runs with the same OUT never share one).
+PART=$(mktemp --suffix=.part "$OUT.XXXXXX") || exit 1
 WORK=$(mktemp -d) || exit 1
 trap 'rm -rf "$WORK"; rm -f "$PART"' EXIT
 trap 'exit 130' INT TERM
@@ -92,8 +170,11 @@ trap 'exit 130' INT TERM
 col() { tools/csvget "$1" "$WORK/probe.csv"; }
 kit=$(git describe --always --dirty 2>/dev/null) || kit="unknown (not a checkout)"
 [ -n "$kit" ] || kit="unknown (not a checkout)"
-cc_name=${CC:-cc}
-compiler=$($cc_name --version 2>/dev/null | head -n 1)
+compiler=$cc_line
+# Which of the programs' sources differ from that revision (a -dirty kit
+# may only have edited notes): the grader marks a changed source ENV.
+changed=$(git status --porcelain -- '*.c' 'tools/*.h' 2>/dev/null | awk '{ print $NF }' | tr '\n' ' ')
+changed=${changed% }
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
 if command -v systemd-detect-virt >/dev/null 2>&1; then
 	virt="$(systemd-detect-virt 2>/dev/null) (systemd-detect-virt)"
@@ -118,9 +199,11 @@ fi
 	echo "student: $STUDENT"
 	echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "kit: $kit"
+	echo "sources_changed: ${changed:-(none)}"
 	echo "compiler: ${compiler:-unknown ($cc_name)}"
 	echo "cflags: ${CFLAGS:-(not passed; the Makefile default is -std=gnu11 -Wall -Wextra -O2 -g)}"
 	echo "binary_bits: $bits"
+	echo "binary_compiler: $bin_cc $bin_o (read from ./frames)"
 	echo "glibc: $(col glibc)"
 	echo "kernel: $(uname -srm)"
 	echo "cpu: ${cpu:-unknown}"
@@ -141,7 +224,18 @@ fi
 	echo "count_large: $COUNT_LARGE"
 	echo "bytes: $BYTES"
 	echo "bytes_per_run: $bytes_n"
+	[ $questions = 1 ] && echo "questions: $QKNOBS"
 	echo
+	if [ $questions = 1 ]; then
+		# the answers as written: key: value, printable, at most 80 characters
+		echo "@answers"
+		awk '{ sub(/\r$/, "") } /^[a-z0-9_]+:/ && !/^(answers|student|q_[a-z0-9]+):/ {
+			k = substr($0, 1, index($0, ":") - 1); v = substr($0, length(k) + 2)
+			gsub(/[^ -~]/, "?", v); sub(/^ +/, "", v); sub(/ +$/, "", v)
+			print k ": " substr(v, 1, 80) }' "$ANSWERS"
+		echo "@end"
+		echo
+	fi
 } >"$PART" || exit 1
 
 # ---------------------------------------------------------------- the steps
@@ -150,8 +244,8 @@ fi
 N4=$(( 100 / SCALE )); [ "$N4" -ge 1 ] || N4=1
 NV=$(( 300 / SCALE )); [ "$NV" -ge 1 ] || NV=1
 steps() {
-	awk -v KIND=graded -v STRACE=$have_strace -v KNOBS="FRAMES=$FRAMES N4=$N4 NV=$NV \
-VARIANCE_ITERS=$VARIANCE_ITERS COUNT_LARGE=$COUNT_LARGE BYTES=$BYTES THR=268435456 TRIM=536870912" \
+	awk -v KIND=graded -v STRACE=$have_strace -v QUESTIONS=$questions -v KNOBS="FRAMES=$FRAMES N4=$N4 NV=$NV \
+VARIANCE_ITERS=$VARIANCE_ITERS COUNT_LARGE=$COUNT_LARGE BYTES=$BYTES THR=268435456 TRIM=536870912 $QKNOBS" \
 		-f tools/steps.awk tools/steps
 }
 steps >"$WORK/steps" || exit 1
@@ -254,7 +348,23 @@ done <"$WORK/steps"
 	echo "@end"
 } >"$WORK/human" && cat "$WORK/human" >>"$PART" || exit 1
 
-mv "$PART" "$OUT" || exit 1
+# ln, not mv: it refuses a name that now exists (another submit finished
+# first with the same name).  The default name then gets -2, -3...; an
+# OUT given by hand is refused, and this run's file is kept as the .part.
+chmod 644 "$PART" || exit 1
+final=$OUT n=1
+until ln "$PART" "$final" 2>/dev/null ||
+      { [ ! -e "$final" ] && mv -n "$PART" "$final" && [ ! -e "$PART" ]; }; do   # no hard links here
+	n=$((n + 1))
+	if [ $default_out = 0 ] || [ $n -gt 9 ]; then
+		trap 'rm -rf "$WORK"' EXIT
+		echo "$PROG: $final appeared while this ran (another make submit?): this run is kept as $PART" >&2
+		exit 1
+	fi
+	final=${OUT%.txt}-$n.txt
+done
+rm -f "$PART"
 trap 'rm -rf "$WORK"' EXIT
 echo "$PROG: $total runs in $((SECONDS - start)) s" >&2
-echo "submission: $OUT"
+# A stdout that cannot be written (full disk, closed pipe) is a failure.
+echo "submission: $final" || { echo "$PROG: cannot write to standard output; the file is $final" >&2; exit 1; }
