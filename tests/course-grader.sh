@@ -400,7 +400,3 @@ if [ -f "$SUB" ]; then
 	case $rdir in submissions/rerun.*) rm -rf "$rdir" ;; esac
 fi
 
-if [ -n "${CG_ALONE:-}" ] && [ -z "${TEST_FILE:-}" ]; then
-	echo "$PASSED passed, $FAILED failed$([ "$SKIPPED" -gt 0 ] && echo ", $SKIPPED skipped")"
-	[ "$FAILED" -eq 0 ]; exit
-fi
