@@ -32,10 +32,11 @@
 # when complete, never over an existing file.  Progress goes to
 # stderr, and only when stderr is a terminal.  The last line on stdout is
 # `submission: PATH`.
-set -u
+set -u -o pipefail
 case ${ANSWERS:-} in ''|/*) ;; *) ANSWERS=$PWD/$ANSWERS ;; esac   # before the cd
 cd "$(dirname "$0")/.." || exit 1
-PROG=submit
+PROG=submit prog=submit
+. tools/lib.sh || exit 1        # strace_works, strace_calls
 
 usage() {
 	echo "usage: tools/submit.sh   (environment: STUDENT FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES OUT ANSWERS)" >&2
@@ -187,10 +188,10 @@ fi
 bits=$(od -An -tu1 -j4 -N1 frames 2>/dev/null | tr -d ' ')
 case $bits in 1) bits=32 ;; 2) bits=64 ;; *) bits=unknown ;; esac
 menv=$(env | grep '^MALLOC_' | sort | tr '\n' ' ' | sed 's/ $//')
-if command -v strace >/dev/null 2>&1 && strace -o /dev/null true >/dev/null 2>&1; then
+if strace_works; then
 	have_strace=1; strace_v=$(strace -V 2>/dev/null | head -n 1)
 else
-	have_strace=0; strace_v="none (not installed or ptrace denied): system-call checks are skipped"
+	have_strace=0; strace_v="none ($STRACE_WHY): system-call checks are skipped"
 fi
 
 {
@@ -303,7 +304,7 @@ while IFS='|' read -r id kind envs args; do
 		if [ "$kind" = sc ]; then
 			printf 'syscalls:'
 			for s in brk mmap munmap; do
-				printf ' %s=%s' $s "$(awk -v s=$s '$NF == s { print $4; f = 1; exit } END { if (!f) print 0 }' "$WORK/sc.log")"
+				printf ' %s=%s' $s "$(strace_calls "$WORK/sc.log" $s)"
 			done
 			echo
 		fi

@@ -40,8 +40,8 @@ heading() { printf '\n=== Step %s: %s\n' "$1" "$2"; }
 note() { printf '%s\n' "$@" | sed 's/^/  > /'; }
 num() { printf "%'d" "$1" 2>/dev/null || printf '%d' "$1"; }
 
-# The environment every run shares, once; what a run adds is its own.
-env_lines() { awk '!/^# (glibc |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)/'; }
+# The environment every run shares is shown once; what a run adds is its
+# own (env_header drop, tools/lib.sh).
 
 # show WORDS...: the command as a student would type it; a long one is
 # broken after its VAR=value words with a backslash, still valid shell.
@@ -55,20 +55,9 @@ run() {
 	shift
 	show "$@"
 	printf '%s\n' "$@" >"$OUT/$name.cmd"       # the summary runs it again under strace
-	env "$@" | tee "$OUT/$name.txt" | env_lines
+	env "$@" | tee "$OUT/$name.txt" | env_header drop
 	rc=$?
 	[ "$rc" -eq 0 ] || die "the run failed (exit $rc): $*"
-}
-
-strace_works() {
-	if ! command -v strace >/dev/null 2>&1; then
-		WHY="strace is not installed (apt-get install strace)"
-	elif ! strace -o /dev/null true >/dev/null 2>&1; then
-		WHY="strace cannot trace here: ptrace is not permitted"
-	else
-		return 0
-	fi
-	return 1
 }
 
 # count NAME WORDS...: the brk/mmap/munmap counts of a command, quietly,
@@ -105,7 +94,7 @@ step1() {
 
 step2() {
 	heading 2 "where the blocks come from: strace counts brk, mmap and munmap"
-	if ! strace_works; then echo "  skipped: $WHY"; return 0; fi
+	if ! strace_works; then echo "  skipped: $STRACE_WHY"; return 0; fi
 	printf '$ %s\n' "$STRACE ./frames --alloc malloc$N"
 	$STRACE -o "$OUT/default.strace" ./frames --alloc malloc$N >/dev/null ||
 		die "the run failed under strace: ./frames --alloc malloc$N"
@@ -245,7 +234,7 @@ summary() {
 	if [ $have_strace = 1 ]; then
 		echo "  (brk/mmap/munmap: each row runs once more under $STRACE)"
 	else
-		echo "  (no system-call counts: $WHY)"
+		echo "  (no system-call counts: $STRACE_WHY)"
 	fi
 	printf '%-34s %8s %10s %9s %10s %5s %5s %6s\n' run time faults faults/fr corrupt \
 		brk mmap munmap
@@ -262,9 +251,9 @@ summary() {
 			local cmd=()
 			mapfile -t cmd <"$OUT/$name.cmd"
 			[ -f "$OUT/$name.strace" ] || count "$name" "${cmd[@]}"
-			b=$(awk '$NF == "brk" { print $4 }' "$OUT/$name.strace")
-			m=$(awk '$NF == "mmap" { print $4 }' "$OUT/$name.strace")
-			u=$(awk '$NF == "munmap" { print $4 }' "$OUT/$name.strace")
+			b=$(strace_calls "$OUT/$name.strace" brk)
+			m=$(strace_calls "$OUT/$name.strace" mmap)
+			u=$(strace_calls "$OUT/$name.strace" munmap)
 		fi
 		awk -v label="$label" -v b="${b:-0}" -v m="${m:-0}" -v u="${u:-0}" '
 			{ l = $0; sub(/^ +/, "", l) }
