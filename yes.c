@@ -144,6 +144,8 @@ static uint64_t drain(int fd, uint64_t limit, uint64_t *reads, double *first_byt
 			*first_byte_at = bench_now();
 		got += (uint64_t)n;
 		(*reads)++;
+		if (limit && (*reads & 0xfff) == 0)   /* --read: the only process */
+			bench_progress(0, "read %" PRIu64 " MiB of %" PRIu64, got >> 20, limit >> 20);
 	}
 	return got;
 }
@@ -179,6 +181,12 @@ static void write_all(int fd, const char *buf, uint64_t size, uint64_t total, st
 		if (n < 0)
 			die("write to the pipe");
 		r->writes++;
+		/* A slow row (16 B writes, or under strace) runs for seconds:
+		 * show how far, between two writes (the clock is read once in
+		 * 65536 writes, next to a system call each). */
+		if ((r->writes & 0xffff) == 0)
+			bench_progress(0, "%" PRIu64 " B writes: %" PRIu64 " MiB of %" PRIu64,
+				       size, r->written >> 20, total >> 20);
 		if ((uint64_t)n < want)
 			r->short_writes++;
 		r->written += (uint64_t)n;
@@ -466,6 +474,7 @@ static void read_stdin(const struct options *o)
 
 	got = drain(STDIN_FILENO, o->read_only, &reads, &t0);
 	t1 = bench_now();
+	bench_progress_done();
 	sleeps = voluntary_switches() - sleeps0;
 	if (got < o->read_only)
 		die("stdin ended after %" PRIu64 " of %" PRIu64 " bytes", got, o->read_only);
@@ -506,6 +515,7 @@ static void run_rows(const struct options *o)
 	flush_stdout();   /* before fork(): a child must not inherit unflushed output */
 	for (size_t i = 0; i < n; i++) {
 		measure_size(o, sizes[i], table[i], first, last);
+		bench_progress_done();
 		if (o->csv)
 			for (int a = first; a <= last; a++)
 				print_csv_rows(o, &table[i][a]);
