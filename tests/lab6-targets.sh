@@ -176,14 +176,18 @@ rc=$?
 cmp_num "make lab2 VARIANCE_ITERS=2000 exits 0" "$rc" -eq 0
 widest "lab2" "$W6.l2" 100
 
-T6 lab2-tunables VARIANCE_ITERS=20000 >"$W6.l2t" 2>"$W6.err"
+T6 lab2-tunables VARIANCE_ITERS=20000 RUN_DIR="$TMP/l6l2t" >"$W6.l2t" 2>"$W6.err"
 rc=$?
 cmp_num "make lab2-tunables VARIANCE_ITERS=20000 exits 0" "$rc" -eq 0
 widest "lab2-tunables" "$W6.l2t" 100
+n=$(wc -l <"$W6.l2t")
+cmp_num "lab2-tunables: one screen, table included (lines)" "$n" -le 40
 n=$(grep -c '^\$ GLIBC_TUNABLES=glibc.malloc.tcache_count=0' "$W6.l2t")
 cmp_num "lab2-tunables: four runs show their GLIBC_TUNABLES" "$n" -eq 4
-n=$(grep -c '^  thread [01]' "$W6.l2t")
-cmp_num "lab2-tunables: two thread rows in each 2-thread run (6)" "$n" -eq 6
+n=$(grep -c '^  thread [01]' "$TMP/l6l2t/lab2-tunables.txt")
+cmp_num "lab2-tunables: its detail file has two thread rows a 2-thread run (6)" "$n" -eq 6
+n=$(grep -c '^# set: glibc.malloc.tcache_count=0' "$TMP/l6l2t/lab2-tunables.txt")
+cmp_num "lab2-tunables: its detail file has each tuned run's '# set:' line (4)" "$n" -eq 4
 # No tcache and one arena: every call takes the one lock, so the median
 # call is slower than the default's at two threads (the same run's ratio;
 # the tcache path is a list pop, the other a locked bin search).
