@@ -710,7 +710,7 @@ static void env_print_header(FILE *out)
 	fprintf(out, "# THP %s | mTHP %.40s\n", env_thp(thp, sizeof thp),
 		env_mthp(mthp, sizeof mthp));
 	fprintf(out, "# read fault: %s\n", env_read_faults_per_page() == 2
-		? "zero page (2 a page): a read maps the zero page, the write copies it"
+		? "zero page (2 a page): a read maps it in, the write copies it"
 		: "no zero page (1 a page): reading a fresh page allocates it");
 	fprintf(out, "# GLIBC_TUNABLES=%.80s%s\n", env_or_unset("GLIBC_TUNABLES"),
 		strlen(env_or_unset("GLIBC_TUNABLES")) > 80 ? "..." : "");
