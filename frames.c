@@ -197,9 +197,10 @@ static void tune_allocator(struct policy *p, int verbose)
 	p->trim_threshold = UINT64_MAX;
 	p->dynamic = 0;
 	if (verbose)
-		printf("tune: mallopt(M_MMAP_MAX, 0) = 1: big blocks come from the heap, never from mmap\n"
-		       "tune: mallopt(M_TRIM_THRESHOLD, -1) = 1: free() never shrinks the heap, so a frame's\n"
-		       "      pages stay mapped for the next frame\n");
+		printf("tune: mallopt(M_MMAP_MAX, 0) = 1: big blocks come from the heap, never\n"
+		       "      from mmap\n"
+		       "tune: mallopt(M_TRIM_THRESHOLD, -1) = 1: free() never shrinks the heap, so\n"
+		       "      a frame's pages stay mapped for the next frame\n");
 }
 
 /* ----------------------------------------------------------- prediction */
