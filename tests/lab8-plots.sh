@@ -162,9 +162,16 @@ if PLOTS_DIR="$TMP/plots" FRAMES=2 VARIANCE_ITERS=2000 BYTES=512K \
 	done
 	l8check "plot lab2" "$TMP/plots/plot-lab2-latency.svg" 7
 	l8check "plot lab2 up close: six rows, no forced mmap" "$TMP/plots/plot-lab2-fast.svg" 6
-	grep -q 'forced mmap' "$TMP/plots/plot-lab2-fast.svg" &&
+	grep -q 'data-name="malloc 1 MiB (forced mmap)"' "$TMP/plots/plot-lab2-fast.svg" &&
 		fail "plot lab2 up close: no forced-mmap row" "it is drawn" ||
 		pass "plot lab2 up close: no forced-mmap row"
+	# --hide keeps the colours: the pool row is the same colour in both.
+	l8colour() { awk -v n="$2" 'index($0, "data-name=\"" n "\"") { f = 1; next }
+		f && match($0, /stroke="#[0-9A-Fa-f]+"/) { print substr($0, RSTART, RLENGTH); exit }' "$1"; }
+	c1=$(l8colour "$TMP/plots/plot-lab2-latency.svg" "pool 64 B")
+	c2=$(l8colour "$TMP/plots/plot-lab2-fast.svg" "pool 64 B")
+	[ -n "$c1" ] && [ "$c1" = "$c2" ] && pass "plot lab2 up close: each row keeps its colour ($c1)" ||
+		fail "plot lab2 up close: each row keeps its colour" "'$c1' vs '$c2'"
 	cmp_num "plot lab2 up close: nothing above p99" \
 		"$(awk -v a="$(l8attr "$TMP/plots/plot-lab2-fast.svg" ymax)" 'BEGIN { print (a <= 0.99) }')" -eq 1
 	cmp_num "plot lab2: p50/p99/p99.9 on each row" \

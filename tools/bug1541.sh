@@ -67,11 +67,32 @@ say() {
 
 note() { if [ "$CSV" = 1 ]; then printf '%s\n' "$*" >&2; else printf '%s\n' "$*"; fi; }
 
-# progress I N TEXT: on a terminal only, on stderr, overwritten in place.
+# progress I N TEXT [TAIL]: on a terminal only, on stderr, overwritten in
+# place; TEXT is cut so that the line with TAIL fits 79 columns.
 progress() {
 	[ -t 2 ] || return 0
-	if [ -n "${3:-}" ]; then printf '\r\033[K[%s/%s] %s' "$1" "$2" "$3" >&2
-	else printf '\r\033[K' >&2; fi
+	if [ $# -ge 3 ]; then
+		local line="[$1/$2] $3" tail=${4:-}
+		printf '\r\033[K%s%s' "${line:0:$((79 - ${#tail}))}" "$tail" >&2
+	else
+		printf '\r\033[K' >&2
+	fi
+}
+
+# wait_shown PID I N TEXT: wait for PID; on a terminal, the seconds so far
+# four times a second (a pre-2.5 run lasts seconds).  The pause is a read that
+# times out on a FIFO nobody writes: no process started per tick.
+wait_shown() {
+	local pid=$1 t0=$SECONDS fd
+	if [ -t 2 ] && mkfifo "$OUT/.tick.$$" 2>/dev/null && exec {fd}<>"$OUT/.tick.$$"; then
+		rm -f "$OUT/.tick.$$"
+		progress "$2" "$3" "$4" " (0 s)"
+		while read -r -t 0.25 -u "$fd" _ || :; kill -0 "$pid" 2>/dev/null; do
+			progress "$2" "$3" "$4" " ($((SECONDS - t0)) s)"
+		done
+		exec {fd}<&-
+	fi
+	wait "$pid"
 }
 
 # run FILE QUIET ENV... -- ARGS...: run ./threads ARGS with the ENV
@@ -85,8 +106,8 @@ run() {
 	shift
 	STEP=$((STEP + 1))
 	[ "$quiet" = 1 ] || say "${envs[@]}" ./threads "$@"
-	progress "$STEP" "$STEPS" "./threads $*"
-	env "${envs[@]}" ./threads "$@" >"$file" 2>"$file.err"
+	env "${envs[@]}" ./threads "$@" >"$file" 2>"$file.err" &
+	wait_shown $! "$STEP" "$STEPS" "./threads $*"
 	rc=$?
 	progress
 	if [ "$rc" -ne 0 ]; then

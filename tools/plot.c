@@ -98,6 +98,7 @@ struct options {
 	const char *title, *xlabel, *ylabel;
 	const char *ref, *ref_label;     /* --ref COL:LABEL (bars) */
 	const char *flag, *flag_text;    /* --flag COL:TEXT (bars) */
+	const char *hide;                /* --hide NAME: a series read, not drawn */
 	enum kind kind;
 	int logx, logy, xbytes, median;
 	struct vline vl[MAX_VLINES];
@@ -137,6 +138,8 @@ static void usage(FILE *f)
 "                    prediction), named LABEL in the legend\n"
 "  --flag COL:TEXT   bars: a bar whose COL is not 0 is outlined in red and\n"
 "                    labelled \"VALUE TEXT\" (e.g. corrupt pixels)\n"
+"  --hide NAME       the series NAME keeps its colour but is not drawn (a\n"
+"                    close-up of the others, coloured as in the full picture)\n"
 "  --width PX, --height PX   size (default 960 x 600)\n"
 "  -h, --help        this text\n"
 "Lines starting with '#' are skipped; the \"# \" lines before the header\n"
@@ -1095,7 +1098,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 {
 	enum { O_X = 256, O_Y, O_SERIES, O_STYLE, O_KIND, O_LOGX, O_LOGY, O_XBYTES,
 	       O_TITLE, O_XLABEL, O_YLABEL, O_VLINE, O_MARK, O_WIDTH, O_HEIGHT, O_MEDIAN,
-	       O_REF, O_FLAG };
+	       O_REF, O_FLAG, O_HIDE };
 	static const struct option opts[] = {
 		{ "x",      required_argument, NULL, O_X },
 		{ "y",      required_argument, NULL, O_Y },
@@ -1113,6 +1116,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "mark",   required_argument, NULL, O_MARK },
 		{ "ref",    required_argument, NULL, O_REF },
 		{ "flag",   required_argument, NULL, O_FLAG },
+		{ "hide",   required_argument, NULL, O_HIDE },
 		{ "width",  required_argument, NULL, O_WIDTH },
 		{ "height", required_argument, NULL, O_HEIGHT },
 		{ "help",   no_argument,       NULL, 'h' },
@@ -1161,6 +1165,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case O_MARK: parse_marks(optarg, o); break;
 		case O_REF: split_pair(optarg, "--ref", &o->ref, &o->ref_label); break;
 		case O_FLAG: split_pair(optarg, "--flag", &o->flag, &o->flag_text); break;
+		case O_HIDE: o->hide = optarg; break;
 		case O_WIDTH:
 			if (bench_parse_u64(optarg, 320, 4000, &v))
 				bad_usage(usage, "--width wants 320 to 4000 pixels, not '%s'", optarg);
@@ -1286,6 +1291,14 @@ static void read_points(struct plot *p)
 					bad_input(t, 0, "series '%s' has two values for '%s': "
 						  "pass --median, or give each one row",
 						  s->name, p->cats[(size_t)s->x[k]]);
+	}
+	/* --hide: out of the picture after the colours were handed out. */
+	for (size_t i = 0, keep = 0, n = p->ns; i < n; i++) {
+		if (o->hide && !strcmp(p->ss[i].name, o->hide)) {
+			p->ns--;
+			continue;
+		}
+		p->ss[keep++] = p->ss[i];
 	}
 }
 

@@ -120,11 +120,12 @@ draw plot-lab2-latency "$csv" --kind cdf --x ns --y pct --series label --logx --
 # The fast rows meet between 20 and 200 ns on the log axis: the same
 # quantiles without the forced-mmap row, p0 to p99, on linear axes.
 fast=$CSV_DIR/lab2-fast.csv
+# (--hide keeps each row's colour as in the full picture.)
 awk '/^#/ || !h { if (!/^#/) h = 1; print; next }
-     /^"malloc 1 MiB \(forced mmap\)"/ { next }
      { if (match($0, /^"[^"]*",[0-9.]+,/)) { p = substr($0, 1, RLENGTH - 1); sub(/.*,/, "", p)
        if (p + 0 <= 99) print } }' "$csv" >"$fast" || fail "writing $fast"
 draw plot-lab2-fast "$fast" --kind cdf --x ns --y pct --series label --mark p50,p90,p99 \
+	--hide "malloc 1 MiB (forced mmap)" \
 	--title "Lab 2 up close: the fast rows, p0 to p99" \
 	--xlabel "ns per call (linear; $VARIANCE_ITERS calls a row)" \
 	--ylabel "calls this fast or faster"
