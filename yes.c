@@ -170,6 +170,9 @@ static void reader_child(int data_fd, int result_fd, int cpu)
 
 /* Write `total` bytes from buf, `size` at a time (the last write may be
  * shorter when size does not divide total). */
+/* Which run is going, for the progress line (set by measure_size()). */
+static char run_label[64];
+
 static void write_all(int fd, const char *buf, uint64_t size, uint64_t total, struct run *r)
 {
 	while (r->written < total) {
@@ -181,12 +184,12 @@ static void write_all(int fd, const char *buf, uint64_t size, uint64_t total, st
 		if (n < 0)
 			die("write to the pipe");
 		r->writes++;
-		/* A slow row (16 B writes, or under strace) runs for seconds:
-		 * show how far, between two writes (the clock is read once in
-		 * 65536 writes, next to a system call each). */
-		if ((r->writes & 0xffff) == 0)
-			bench_progress(0, "%" PRIu64 " B writes: %" PRIu64 " MiB of %" PRIu64,
-				       size, r->written >> 20, total >> 20);
+		/* A slow run (small writes, a busy machine, strace) lasts
+		 * seconds: show how far, between two writes (the clock is read
+		 * once in 1024 writes, each of which is a system call). */
+		if ((r->writes & 0x3ff) == 0)
+			bench_progress(0, "%s: %" PRIu64 " MiB of %" PRIu64, run_label,
+				       r->written >> 20, total >> 20);
 		if ((uint64_t)n < want)
 			r->short_writes++;
 		r->written += (uint64_t)n;
@@ -333,6 +336,9 @@ static void measure_size(const struct options *o, uint64_t size, struct row *row
 	for (unsigned k = 0; k < o->reps; k++)
 		for (int a = first; a <= last; a++) {
 			stop_if_stdout_gone();   /* a syscall between runs, never in one */
+			snprintf(run_label, sizeof run_label, "%" PRIu64 " B writes, %s, run %u of %u",
+				 size, align_names[a], k + 1, o->reps);
+			bench_progress(1, "%s", run_label);
 			rows[a].runs[k] = one_run(o, buffer_for(&b, a), size);
 			check_run(&rows[a], &rows[a].runs[k], o->bytes);
 		}
