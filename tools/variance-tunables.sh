@@ -75,7 +75,7 @@ done
 awk 'FNR == 1 { f++ } /^malloc 32 B/ { m[f] = $(NF-2) }
      END { if (m[1] > 0) printf "mean at 2 threads, tcache_count=0:arena_max=1 / default: %.1fx\n", m[2] / m[1] }' \
 	"$TMPD/run0-2" "$TMPD/run2-2"
-echo "Every line of the six runs (clock, per-thread rows, max): $DETAIL"
+echo "Every line of the six runs: $DETAIL"
 echo
 echo "Read it: one thread barely notices either setting (glibc skips the arena lock"
 echo "while a process has one thread).  At two, without the tcache each call takes its"
