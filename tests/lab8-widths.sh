@@ -78,7 +78,7 @@ else
 100|lab5-strace|BYTES=1M
 EOF
 	w8_run "./frames --env" 80 - "./frames --env"
-	w8_run "./frames --env with settings" 100 - \
+	w8_run "./frames --env with settings" 80 - \
 		"env MALLOC_MMAP_THRESHOLD_=268435456 GLIBC_TUNABLES=glibc.malloc.trim_threshold=536870912 ./frames --env"
 	if [ "${LONG_TESTS:-0}" = 1 ]; then
 		for target in lab1 lab1-tunables lab1-strace demo-strace lab2 lab2-tunables lab2-strace \
