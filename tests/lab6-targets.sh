@@ -185,9 +185,9 @@ cmp_num "lab2-tunables: one screen, table included (lines)" "$n" -le 40
 n=$(grep -c '^\$ GLIBC_TUNABLES=glibc.malloc.tcache_count=0' "$W6.l2t")
 cmp_num "lab2-tunables: four runs show their GLIBC_TUNABLES" "$n" -eq 4
 n=$(awk '/^[^ ]/ { row = /^malloc 32 B/ } row && /^  thread [01]/' "$TMP/l6l2t/lab2-tunables.txt" | wc -l)
-cmp_num "lab2-tunables: its detail file has the 32 B row's two thread rows a 2-thread run (6)" "$n" -eq 6
+cmp_num "lab2-tunables detail file: the 32 B row's thread rows (6)" "$n" -eq 6
 n=$(grep -c '^# set: glibc.malloc.tcache_count=0' "$TMP/l6l2t/lab2-tunables.txt")
-cmp_num "lab2-tunables: its detail file has each tuned run's '# set:' line (4)" "$n" -eq 4
+cmp_num "lab2-tunables detail file: each tuned run's '# set:' line (4)" "$n" -eq 4
 # No tcache and one arena: every call takes the one lock, so the median
 # call is slower than the default's at two threads (the same run's ratio;
 # the tcache path is a list pop, the other a locked bin search).
