@@ -162,7 +162,6 @@ step7() {
 	     "reused block in full.  Untuned, calloc() costs nothing extra."
 }
 
-# min of the time_s column of the given CSV files
 # median_range FILE...: the median of the files' time_s and their range,
 # "MEDIAN MIN MAX" (the middle one of an odd count; of an even count the
 # mean of the two middle ones).
