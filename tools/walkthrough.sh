@@ -166,8 +166,12 @@ step7() {
 # "MEDIAN MIN MAX" (the middle one of an odd count; of an even count the
 # mean of the two middle ones).
 median_range() {
-	local f
-	for f in "$@"; do tools/csvget time_s "$f" || die "no time_s in $f"; done | sort -g |
+	local f t all=
+	for f in "$@"; do
+		t=$(tools/csvget time_s "$f") || die "no time_s in $f"
+		all="$all$t"$'\n'
+	done
+	printf '%s' "$all" | sort -g |
 		awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 			print m, v[1], v[NR] }'
 }
@@ -200,9 +204,9 @@ step8() {
 		printf '  %5d %9.3f %9.3f %9.3f\n' "$r" $row
 	done
 	local d t o fd ft
-	d=$(median_range "$OUT"/bench_default_[0-9]*.txt)
-	t=$(median_range "$OUT"/bench_tuned_[0-9]*.txt)
-	o=$(median_range "$OUT"/bench_once_[0-9]*.txt)
+	d=$(median_range "$OUT"/bench_default_[0-9]*.txt) || exit 1
+	t=$(median_range "$OUT"/bench_tuned_[0-9]*.txt) || exit 1
+	o=$(median_range "$OUT"/bench_once_[0-9]*.txt) || exit 1
 	fd=$(tools/csvget minor_faults "$OUT/bench_default_1.txt")
 	ft=$(tools/csvget minor_faults "$OUT/bench_tuned_1.txt")
 	awk -v d="$d" -v t="$t" -v o="$o" -v fd="$fd" -v ft="$ft" 'BEGIN {
