@@ -53,8 +53,9 @@
 #   RUN_DIR=.run          where the walkthrough keeps its outputs
 #   DEMO_FRAMES=20        frames per run in demo-strace
 #   VARIANCE_ITERS=200000 samples per Lab 2 row (variance-mlock: a tenth)
-#   COUNT_LARGE=4000      Lab 3 requests per thread (also COUNT_SMALL,
-#                         LIVE, REPEATS, THREADS, CSV=1: the Lab 3 section)
+#   COUNT_LARGE=4000      Lab 3 requests per thread (also COUNT_FAST,
+#                         COUNT_SMALL, LIVE, REPEATS, THREADS, CSV=1: the
+#                         Lab 3 section)
 #   SCALE=1               Lab 4: divide every frame count by SCALE
 #   BYTES=128M            Lab 5: bytes per run (a number, K, M or G)
 #   ROUNDS=256            Lab 6: requests per thread (also MAX_THREADS,
@@ -216,7 +217,8 @@ demo-strace: frames
 # variance: every row at VARIANCE_ITERS samples, pinned to one CPU; pin.sh
 # first says what else could add noise.  lab2-tunables runs the 32 B row
 # with the tcache and the per-thread arenas switched off from outside, at
-# one thread and two.  variance-strace counts the system calls behind the
+# one thread and two: one screen, every line of its runs in
+# RUN_DIR/lab2-tunables.txt.  variance-strace counts the system calls behind the
 # forced-mmap row.  The rest are the take-it-further runs.
 VARIANCE_ITERS ?= 200000
 ITERS = $(call count,VARIANCE_ITERS,50000000)
@@ -226,7 +228,7 @@ lab2 variance: malloc_variance
 	tools/pin.sh ./malloc_variance all --iters $(ITERS)
 
 lab2-tunables: malloc_variance
-	@VARIANCE_ITERS=$(ITERS) tools/variance-tunables.sh
+	@VARIANCE_ITERS=$(ITERS) RUN_DIR='$(RUN_DIR)' tools/variance-tunables.sh
 
 lab2-strace variance-strace: malloc_variance
 	@$(STRACE_OK); \
@@ -255,16 +257,19 @@ variance-mlock: malloc_variance
 # ------------------------------------------------------------------ Lab 3
 # lab3 (alias bug1541): the report's cases at 1 and at N = CPUs threads as
 # weak scaling (each thread LIVE/N bytes live, the same requests), today's
-# default and a tuned run; the speed-up pairs run REPEATS times.
+# default and a tuned run; the speed-up pairs run REPEATS times.  The
+# 1280000 16 MiB and tuned runs make COUNT_FAST requests (default 4 x
+# COUNT_LARGE), so their timed part lasts long enough for a speed-up.
 # lab3-tunables: --mode default under the tuned thresholds as GLIBC_TUNABLES
 # and as MALLOC_*_ (the same faults as --mode tuned), and arena_max=1.
 # lab3-strace (alias bug1541-strace): strace -f -c, the calls that matter.
 # Every command is printed.  COUNT_LARGE=500 is quick; LIVE shrinks the fill.
 COUNT_LARGE ?= 4000
+COUNT_FAST  ?=
 COUNT_SMALL ?= 10000
 LIVE        ?= 490000000
 REPEATS     ?= 3
-LAB3_KNOBS = COUNT_LARGE='$(COUNT_LARGE)' COUNT_SMALL='$(COUNT_SMALL)' LIVE='$(LIVE)' \
+LAB3_KNOBS = COUNT_LARGE='$(COUNT_LARGE)' COUNT_FAST='$(COUNT_FAST)' COUNT_SMALL='$(COUNT_SMALL)' LIVE='$(LIVE)' \
 	REPEATS='$(REPEATS)' CSV='$(or $(CSV),0)' $(if $(THREADS),THREADS='$(THREADS)')
 .PHONY: lab3 bug1541 lab3-tunables lab3-strace bug1541-strace
 lab3 bug1541: threads

@@ -545,7 +545,8 @@ static void show_progress(unsigned i, unsigned n, const struct bench_usage *u0, 
 
 static struct result run_frames(const struct options *o, const char *heap_lo)
 {
-	int progress = !o->csv && isatty(STDERR_FILENO);
+	/* --csv too: stdout is the CSV, stderr still the person watching. */
+	int progress = isatty(STDERR_FILENO);
 	double shown = bench_now();
 	struct result r = { 0 };
 	struct bench_usage u0;

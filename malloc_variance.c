@@ -263,10 +263,22 @@ static void *worker_run(void *arg)
 	if (w->is_main)
 		w->before = bench_usage_now();
 	pthread_barrier_wait(w->go);
-	switch (w->row->kind) {
-	case ROW_TIMER:  loop_timer(w->out, w->n); break;
-	case ROW_MALLOC: loop_malloc(w->out, w->n, w->row->size); break;
-	case ROW_POOL:   loop_pool(w->out, w->n, &w->pool); break;
+	/* In twentieths, so the main thread can show how far the row is
+	 * between two samples (each sample is timed alone: a progress line
+	 * lands in none of them).  A forced-mmap row under strace runs for
+	 * half a minute. */
+	for (uint64_t done = 0, part; done < w->n; done += part) {
+		part = w->n / 20 ? w->n / 20 : 1;
+		if (part > w->n - done)
+			part = w->n - done;
+		if (w->is_main)
+			bench_progress(done == 0, "%s: sample %" PRIu64 " of %" PRIu64,
+				       w->row->label, done, w->n);
+		switch (w->row->kind) {
+		case ROW_TIMER:  loop_timer(w->out + done, part); break;
+		case ROW_MALLOC: loop_malloc(w->out + done, part, w->row->size); break;
+		case ROW_POOL:   loop_pool(w->out + done, part, &w->pool); break;
+		}
 	}
 	if (w->row->kind == ROW_POOL)
 		pool_destroy(&w->pool);
@@ -797,6 +809,7 @@ int main(int argc, char **argv)
 			mlock_err = res[i].mlock_errno;
 			mlock_reported = 1;
 		}
+		bench_progress_done();
 		if (per_thread)
 			per_thread_stats(&cfg, tpn, tst);
 		compute_stats(samples, nsamples, tpn, &st[i]);

@@ -144,6 +144,8 @@ static uint64_t drain(int fd, uint64_t limit, uint64_t *reads, double *first_byt
 			*first_byte_at = bench_now();
 		got += (uint64_t)n;
 		(*reads)++;
+		if (limit && (*reads & 0xfff) == 0)   /* --read: the only process */
+			bench_progress(0, "read %" PRIu64 " MiB of %" PRIu64, got >> 20, limit >> 20);
 	}
 	return got;
 }
@@ -168,6 +170,9 @@ static void reader_child(int data_fd, int result_fd, int cpu)
 
 /* Write `total` bytes from buf, `size` at a time (the last write may be
  * shorter when size does not divide total). */
+/* Which run is going, for the progress line (set by measure_size()). */
+static char run_label[64];
+
 static void write_all(int fd, const char *buf, uint64_t size, uint64_t total, struct run *r)
 {
 	while (r->written < total) {
@@ -179,6 +184,12 @@ static void write_all(int fd, const char *buf, uint64_t size, uint64_t total, st
 		if (n < 0)
 			die("write to the pipe");
 		r->writes++;
+		/* A slow run (small writes, a busy machine, strace) lasts
+		 * seconds: show how far, between two writes (the clock is read
+		 * once in 1024 writes, each of which is a system call). */
+		if ((r->writes & 0x3ff) == 0)
+			bench_progress(0, "%s: %" PRIu64 " MiB of %" PRIu64, run_label,
+				       r->written >> 20, total >> 20);
 		if ((uint64_t)n < want)
 			r->short_writes++;
 		r->written += (uint64_t)n;
@@ -325,6 +336,9 @@ static void measure_size(const struct options *o, uint64_t size, struct row *row
 	for (unsigned k = 0; k < o->reps; k++)
 		for (int a = first; a <= last; a++) {
 			stop_if_stdout_gone();   /* a syscall between runs, never in one */
+			snprintf(run_label, sizeof run_label, "%" PRIu64 " B writes, %s, run %u of %u",
+				 size, align_names[a], k + 1, o->reps);
+			bench_progress(1, "%s", run_label);
 			rows[a].runs[k] = one_run(o, buffer_for(&b, a), size);
 			check_run(&rows[a], &rows[a].runs[k], o->bytes);
 		}
@@ -466,6 +480,7 @@ static void read_stdin(const struct options *o)
 
 	got = drain(STDIN_FILENO, o->read_only, &reads, &t0);
 	t1 = bench_now();
+	bench_progress_done();
 	sleeps = voluntary_switches() - sleeps0;
 	if (got < o->read_only)
 		die("stdin ended after %" PRIu64 " of %" PRIu64 " bytes", got, o->read_only);
@@ -506,6 +521,7 @@ static void run_rows(const struct options *o)
 	flush_stdout();   /* before fork(): a child must not inherit unflushed output */
 	for (size_t i = 0; i < n; i++) {
 		measure_size(o, sizes[i], table[i], first, last);
+		bench_progress_done();
 		if (o->csv)
 			for (int a = first; a <= last; a++)
 				print_csv_rows(o, &table[i][a]);

@@ -134,10 +134,48 @@ if PLOTS_DIR="$TMP/plots" FRAMES=2 VARIANCE_ITERS=2000 BYTES=512K \
 	[ -s "$TMP/l8err" ] && fail "plots.sh: no progress when stderr is not a terminal" \
 		"$(head -c 200 "$TMP/l8err")" ||
 		pass "plots.sh: no progress when stderr is not a terminal"
-	l8check "plot lab1 faults" "$TMP/plots/plot-lab1-faults.svg" 1
+	# Lab 1's bars coloured by policy: default, no mmap, tuned, fixed, floor.
+	l8check "plot lab1 faults" "$TMP/plots/plot-lab1-faults.svg" 5
 	cmp_num "plot lab1: eight steps" "$(l8attr "$TMP/plots/plot-lab1-faults.svg" categories)" -eq 8
-	l8check "plot lab1 time" "$TMP/plots/plot-lab1-time.svg" 1
+	cmp_num "plot lab1: eight bars (one a step, full width)" \
+		"$(grep -c 'class="bar"' "$TMP/plots/plot-lab1-faults.svg")" -eq 8
+	cmp_num "plot lab1: each bar's prediction is marked" \
+		"$(grep -c 'class="ref"' "$TMP/plots/plot-lab1-faults.svg")" -eq 8
+	# Corrupt pixels drawn exactly where the CSV has them (steps 3-6 at
+	# least: reused memory never cleared; never the fixed or floor runs).
+	n=$(awk -F, '/^alloc,/ { for (i = 1; i <= NF; i++) if ($i == "corrupt_pixels") c = i; next }
+		c && !/^#/ && $c + 0 > 0 { k++ } END { print k + 0 }' "$TMP/plots/lab1.csv")
+	cmp_num "plot lab1: a red outline for each run with corrupt pixels ($n)" \
+		"$(grep -c 'class="flag"' "$TMP/plots/plot-lab1-faults.svg")" -eq "$n"
+	cmp_num "plot lab1: some runs show the corruption" "$n" -ge 1
+	l8check "plot lab1 time" "$TMP/plots/plot-lab1-time.svg" 5
+	grep -q 'data-name="minor_faults"' "$TMP/plots/plot-lab1-faults.svg" &&
+		fail "plot lab1: legends in words" "a column name (minor_faults) in the legend" ||
+		pass "plot lab1: legends in words, not column names"
+	for f in lab1-faults lab1-time lab2-latency lab2-fast lab4-cap lab5-pipe; do
+		if grep -q 'class="footer".*THP' "$TMP/plots/plot-$f.svg" &&
+		   grep -q 'class="footer".*read fault: ' "$TMP/plots/plot-$f.svg" &&
+		   grep -q 'class="footer".*GLIBC_TUNABLES=' "$TMP/plots/plot-$f.svg"; then
+			pass "plot $f: the footer names THP, the read-fault kind and the malloc settings"
+		else
+			fail "plot $f: the footer names THP, the read-fault kind and the malloc settings" \
+				"$(grep -o 'class="footer"[^<]*' "$TMP/plots/plot-$f.svg" | tr '\n' ' ' | head -c 300)"
+		fi
+	done
 	l8check "plot lab2" "$TMP/plots/plot-lab2-latency.svg" 7
+	l8check "plot lab2 up close: six rows, no forced mmap" "$TMP/plots/plot-lab2-fast.svg" 6
+	grep -q 'data-name="malloc 1 MiB (forced mmap)"' "$TMP/plots/plot-lab2-fast.svg" &&
+		fail "plot lab2 up close: no forced-mmap row" "it is drawn" ||
+		pass "plot lab2 up close: no forced-mmap row"
+	# --hide keeps the colours: the pool row is the same colour in both.
+	l8colour() { awk -v n="$2" 'index($0, "data-name=\"" n "\"") { f = 1; next }
+		f && match($0, /stroke="#[0-9A-Fa-f]+"/) { print substr($0, RSTART, RLENGTH); exit }' "$1"; }
+	c1=$(l8colour "$TMP/plots/plot-lab2-latency.svg" "pool 64 B")
+	c2=$(l8colour "$TMP/plots/plot-lab2-fast.svg" "pool 64 B")
+	[ -n "$c1" ] && [ "$c1" = "$c2" ] && pass "plot lab2 up close: each row keeps its colour ($c1)" ||
+		fail "plot lab2 up close: each row keeps its colour" "'$c1' vs '$c2'"
+	cmp_num "plot lab2 up close: nothing above p99" \
+		"$(awk -v a="$(l8attr "$TMP/plots/plot-lab2-fast.svg" ymax)" 'BEGIN { print (a <= 0.99) }')" -eq 1
 	cmp_num "plot lab2: p50/p99/p99.9 on each row" \
 		"$(grep -c 'class="mark"' "$TMP/plots/plot-lab2-latency.svg")" -eq 21
 	l8check "plot lab4" "$TMP/plots/plot-lab4-cap.svg" 2
@@ -173,6 +211,23 @@ if command -v script >/dev/null 2>&1; then
 else
 	skip "plots.sh: progress on a terminal" "script (util-linux) is not installed"
 fi
+# --ref and --flag: a tick at each reference value, a flag where the
+# column is not 0; both refused outside bars.
+printf 'k,n,p,bad\nA,10,12,0\nB,30,30,7\n' |
+	"$P" --x k --y n --kind bars --ref p:predicted --flag bad:broken >"$TMP/l8r.svg" 2>"$TMP/err"
+if [ "$(grep -c 'class="ref"' "$TMP/l8r.svg")" -eq 2 ] && [ "$(grep -c 'class="flag"' "$TMP/l8r.svg")" -eq 1 ] &&
+   grep -q '>7<tspan[^>]*>broken</tspan>' "$TMP/l8r.svg"; then
+	pass "plot: --ref ticks every bar, --flag marks only the nonzero one"
+else
+	fail "plot: --ref ticks every bar, --flag marks only the nonzero one" "$(head -c 300 "$TMP/err")"
+fi
+check_usage_error "plot: --ref outside bars is refused" "$P" --x n --y p --ref p:x "$TMP/l8ab.csv"
+check_usage_error "plot: --flag wants COLUMN:TEXT" "$P" --x k --y n --kind bars --flag bad "$TMP/l8ab.csv"
+# Every "# " line before the header is the footer, joined by " | ".
+printf '# one\n# two\nx,y\n1,2\n' | "$P" --x x --y y >"$TMP/l8e.svg" 2>"$TMP/err"
+grep -q '<title>one | two</title>' "$TMP/l8e.svg" &&
+	pass "plot: every header comment line reaches the title and footer" ||
+	fail "plot: every header comment line reaches the title and footer" "$(grep -m1 '<title>' "$TMP/l8e.svg")"
 # A bar of exactly 1 on a log axis must still have height: the axis starts
 # a decade below it.
 printf 'k,n\nA,1\nB,30\n' | "$P" --x k --y n --kind bars --logy >"$TMP/l8one.svg" 2>"$TMP/err"

@@ -8,6 +8,7 @@
  *   bench_parse_*()          numbers and sizes (K/M/G = KiB/MiB/GiB)
  *   bench_usage_*()          getrusage snapshots and deltas (faults, RSS, CPU)
  *   bench_now()              monotonic wall clock in seconds
+ *   bench_progress()         a progress line on a terminal, cleared when done
  *   bench_start()            names the program; stdout is checked at exit
  *   bench_csv_str()          one CSV field, quoted when it must be (RFC 4180)
  *   bench_tsc_*()            serialised cycle counter, calibrated to ns
@@ -258,6 +259,48 @@ static double bench_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* -------------------------------------------------------------- progress */
+
+/* Progress for a person watching: on stderr, only when stderr is a
+ * terminal, overwritten in place and cleared by bench_progress_done(), so
+ * nothing of it stays in the output, in a pipe or in a file.  At most 4
+ * updates a second (pass force=1 for the first line of a new part); a line
+ * is cut to 79 columns so it never wraps on an 80-column projector.  stderr
+ * is unbuffered: printing allocates nothing. */
+static int bench_progress_on = -1;     /* -1: not asked yet */
+static double bench_progress_last;
+
+__attribute__((format(printf, 2, 3), unused))
+static void bench_progress(int force, const char *fmt, ...)
+{
+	char line[80];
+	int n;
+	va_list ap;
+	double now;
+
+	if (bench_progress_on < 0)
+		bench_progress_on = isatty(STDERR_FILENO);
+	if (!bench_progress_on)
+		return;
+	now = bench_now();
+	if (!force && now - bench_progress_last < 0.25)
+		return;
+	bench_progress_last = now;
+	n = snprintf(line, sizeof line, "%s: ", bench_prog);
+	if (n < 0 || (size_t)n >= sizeof line)
+		n = 0;
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\r\033[K%s", line);
+}
+
+__attribute__((unused))
+static void bench_progress_done(void)
+{
+	if (bench_progress_on > 0)
+		fputs("\r\033[K", stderr);
+}
 __attribute__((unused))
 static uint64_t bench_ns_raw(void)
 {

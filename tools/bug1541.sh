@@ -18,7 +18,10 @@
 #   strace    strace -f -c of the calls that matter, for each mode.
 # Knobs (environment): COUNT_SMALL, COUNT_LARGE (requests per thread at SIZE
 # 128000 and 1280000; the report used 10000 for both), LIVE (bytes live over
-# all N threads; the report's ~490 MB), REPEATS, THREADS (N; default: CPUs).
+# all N threads; the report's ~490 MB), REPEATS, THREADS (N; default: CPUs),
+# COUNT_FAST (requests per thread of the 1280000 16 MiB and tuned runs;
+# default 4 x COUNT_LARGE: at COUNT_LARGE their timed part is too short
+# for a speed-up, and pre-2.5 at 4 x would take a minute a run).
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 OUT=${LAB3_OUT:-.run/lab3}
@@ -30,6 +33,7 @@ usage() { echo "usage: tools/bug1541.sh table|report|tunables|strace"; }
 # Knobs first: a bad one stops everything before the first run.
 knob COUNT_SMALL 10000 1 1000000000
 knob COUNT_LARGE 4000 1 1000000000
+knob COUNT_FAST $((4 * COUNT_LARGE)) 1 4000000000
 knob LIVE 490000000 1 1099511627776
 knob REPEATS 3 1 20
 knob THREADS "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" 1 1024
@@ -51,11 +55,32 @@ say() {
 
 note() { if [ "$CSV" = 1 ]; then printf '%s\n' "$*" >&2; else printf '%s\n' "$*"; fi; }
 
-# progress I N TEXT: on a terminal only, on stderr, overwritten in place.
+# progress I N TEXT [TAIL]: on a terminal only, on stderr, overwritten in
+# place; TEXT is cut so that the line with TAIL fits 79 columns.
 progress() {
 	[ -t 2 ] || return 0
-	if [ -n "${3:-}" ]; then printf '\r\033[K[%s/%s] %s' "$1" "$2" "$3" >&2
-	else printf '\r\033[K' >&2; fi
+	if [ $# -ge 3 ]; then
+		local line="[$1/$2] $3" tail=${4:-}
+		printf '\r\033[K%s%s' "${line:0:$((79 - ${#tail}))}" "$tail" >&2
+	else
+		printf '\r\033[K' >&2
+	fi
+}
+
+# wait_shown PID I N TEXT: wait for PID; on a terminal, the seconds so far
+# four times a second (a pre-2.5 run lasts seconds).  The pause is a read that
+# times out on a FIFO nobody writes: no process started per tick.
+wait_shown() {
+	local pid=$1 t0=$SECONDS fd
+	if [ -t 2 ] && mkfifo "$OUT/.tick.$$" 2>/dev/null && exec {fd}<>"$OUT/.tick.$$"; then
+		rm -f "$OUT/.tick.$$"
+		progress "$2" "$3" "$4" " (0 s)"
+		while read -r -t 0.25 -u "$fd" _ || :; kill -0 "$pid" 2>/dev/null; do
+			progress "$2" "$3" "$4" " ($((SECONDS - t0)) s)"
+		done
+		exec {fd}<&-
+	fi
+	wait "$pid"
 }
 
 # run FILE QUIET ENV... -- ARGS...: run ./threads ARGS with the ENV
@@ -69,8 +94,8 @@ run() {
 	shift
 	STEP=$((STEP + 1))
 	[ "$quiet" = 1 ] || say "${envs[@]}" ./threads "$@"
-	progress "$STEP" "$STEPS" "./threads $*"
-	env "${envs[@]}" ./threads "$@" >"$file" 2>"$file.err"
+	env "${envs[@]}" ./threads "$@" >"$file" 2>"$file.err" &
+	wait_shown $! "$STEP" "$STEPS" "./threads $*"
 	rc=$?
 	progress
 	[ "$rc" -eq 0 ] || die "the run failed (exit $rc): $(head -n 1 "$file.err")"
@@ -86,6 +111,8 @@ field() { awk -v l="$2" '{ s = $0; sub(/^ +/, "", s) } index(s, l ":") == 1 {
 	s = substr(s, length(l) + 2); sub(/^ +/, "", s); sub(/ .*/, "", s); print s; exit }' "$1"; }
 
 calc() { awk "BEGIN { $1 }"; }
+# per_req FILE NAME: column NAME of a --csv file divided by its requests.
+per_req() { calc "r = $(col "$1" requests) + 0; if (r > 0) printf \"%.9g\", $(col "$1" "$2") / r"; }
 ratio() { calc "a = $1 + 0; b = $2 + 0; if (b > 0) printf \"%.1f\", a / b; else printf \"n/a\""; }
 
 # The environment once per target; a line over 100 columns is folded at its
@@ -107,9 +134,9 @@ args() {
 	s-old) echo "--mode pre25 128000 $COUNT_SMALL" ;;
 	s-16M) echo "--mode pre25 --threshold 16M 128000 $COUNT_SMALL" ;;
 	l-old) echo "--mode pre25 1280000 $COUNT_LARGE" ;;
-	l-16M) echo "--mode pre25 --threshold 16M 1280000 $COUNT_LARGE" ;;
+	l-16M) echo "--mode pre25 --threshold 16M 1280000 $COUNT_FAST" ;;
 	l-def) echo "--mode default 1280000 $COUNT_LARGE" ;;
-	l-tun) echo "--mode tuned 1280000 $COUNT_LARGE" ;;
+	l-tun) echo "--mode tuned 1280000 $COUNT_FAST" ;;
 	esac
 }
 
@@ -134,7 +161,8 @@ speedup() {
 			echo "$(col "$f" requests) $(col "$f" time_s) $(col "$f" minor_faults)" \
 				"$(col "$f" user_s) $(col "$f" sys_s)"
 		done
-	done | awk -v n="$N" -v short="$SHORT" -v name="$(label "$id")" '
+	done | awk -v n="$N" -v short="$SHORT" -v name="$(label "$id")" \
+		-v knob="$([ "$id" = l-old ] && echo COUNT_LARGE || echo COUNT_FAST)" '
 		{ if (NR == 1 || $2 < shortest) shortest = $2 }
 		NR % 2 == 1 { q1 = $1; t1 = $2; f1 += $3; r1 += $1; c1 += ($4 + $5) / $2; next }
 		{
@@ -152,7 +180,7 @@ speedup() {
 				printf "      above %d, which no parallel program reaches; what this run found:\n", n
 			if (shortest < short) {
 				printf "      too short: a timed part lasted %.3f s (under %s s): start-up and\n", shortest, short
-				printf "      timer noise weigh as much as the work; raise COUNT_LARGE\n"
+				printf "      timer noise weigh as much as the work; raise %s\n", knob
 				why++
 			}
 			d = a > b ? a - b : b - a
@@ -234,21 +262,21 @@ render() {
 		done
 	done
 	echo
-	echo "# ratios in the first repeat (same work on each side)"
+	echo "# ratios a request in the first repeat (16 MiB and tuned make COUNT_FAST requests)"
 	for t in $sides; do
 		printf '  %2s thr: pre-2.5 / 16 MiB: %sx the time, %sx the faults; pre-2.5 / tuned: %sx' \
-			"$t" "$(ratio "$(col "$OUT/l-old-$t-1.csv" time_s)" "$(col "$OUT/l-16M-$t-1.csv" time_s)")" \
-			"$(ratio "$(col "$OUT/l-old-$t-1.csv" minor_faults)" "$(col "$OUT/l-16M-$t-1.csv" minor_faults)")" \
-			"$(ratio "$(col "$OUT/l-old-$t-1.csv" minor_faults)" "$(col "$OUT/l-tun-$t-1.csv" minor_faults)")"
+			"$t" "$(ratio "$(per_req "$OUT/l-old-$t-1.csv" time_s)" "$(per_req "$OUT/l-16M-$t-1.csv" time_s)")" \
+			"$(ratio "$(per_req "$OUT/l-old-$t-1.csv" minor_faults)" "$(per_req "$OUT/l-16M-$t-1.csv" minor_faults)")" \
+			"$(ratio "$(per_req "$OUT/l-old-$t-1.csv" minor_faults)" "$(per_req "$OUT/l-tun-$t-1.csv" minor_faults)")"
 		echo " the faults"
 	done
 	if [ "$N" -gt 1 ]; then
 		echo
 		echo "# speed-up from 1 to $N threads: requests per second at $N over that at 1, weak scaling"
-		echo "# (each thread: $lw bytes live, $COUNT_LARGE requests, the same in every thread;"
-		echo "# $N threads do $N times the work of 1, so $N would be perfect). min-max over $REPEATS"
-		echo "# pair(s) of runs, then faults per request and CPUs kept busy ((user + sys) / time)"
-		echo "# at 1 | $N threads:"
+		echo "# (each thread: $lw bytes live, $COUNT_LARGE requests, 16 MiB and tuned $COUNT_FAST,"
+		echo "# the same in every thread; $N threads do $N times the work of 1, so $N would be"
+		echo "# perfect). min-max over $REPEATS pair(s) of runs, then faults per request and CPUs"
+		echo "# kept busy ((user + sys) / time) at 1 | $N threads:"
 		for id in $REPEATED; do
 			speedup "$id"
 		done

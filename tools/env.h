@@ -648,9 +648,24 @@ static int env_malloc_is_glibc(void)
 /* -------------------------------------------------------------- printing */
 
 /* A setting's effect in a few words, or its problem. */
+/* "= VALUE; " when glibc's number is not the text as written (4G, 0x1000):
+ * what it read is then news; otherwise "" (the line fits 80 columns). */
+static const char *env_read_as(const struct env_item *it, char dec[48])
+{
+	char plain[24];
+
+	snprintf(plain, sizeof plain, "%" PRIu64, it->value);
+	if (!strcmp(plain, it->text))
+		dec[0] = '\0';
+	else
+		snprintf(dec, 48, "= %s; ", plain);
+	return dec;
+}
+
 static void env_describe(const struct env_item *it, char *buf, size_t len)
 {
 	const struct env_glibc g = env_glibc();
+	char dec[48];
 	const char *short_name = strncmp(it->name, "glibc.malloc.", 13) ? it->name : it->name + 13;
 	const char *guess;
 
@@ -666,8 +681,7 @@ static void env_describe(const struct env_item *it, char *buf, size_t len)
 				 : it->value == 2 ? "malloc maps hugetlbfs pages if reserved"
 				 : "no huge pages asked for");
 		else if (strstr("mmap_threshold trim_threshold top_pad mmap_max", short_name))
-			snprintf(buf, len, "= %" PRIu64 "; the threshold no longer adapts",
-				 it->value);
+			snprintf(buf, len, "%sthe threshold no longer adapts", env_read_as(it, dec));
 		else
 			snprintf(buf, len, "= %" PRIu64, it->value);
 		break;
@@ -724,7 +738,7 @@ static const char *env_or_unset(const char *name)
 }
 
 /* The header every program prints first: each line starts with "# " so
- * label: value readers skip it, and fits 100 columns.  Each setting the
+ * label: value readers skip it, and fits 80 columns (a projector's).  Each setting the
  * environment makes is named with what this glibc does with it; the ones
  * that do not do what they say, and anything else that makes the counts
  * incomparable, are "# warning:" lines. */
@@ -744,10 +758,11 @@ static void env_print_header(FILE *out)
 	fprintf(out, "# THP %s | mTHP %.40s\n", env_thp(thp, sizeof thp),
 		env_mthp(mthp, sizeof mthp));
 	fprintf(out, "# read fault: %s\n", env_read_faults_per_page() == 2
-		? "zero page (2 a page): a read maps the zero page, the write copies it"
+		? "zero page (2 a page): a read maps it in, the write copies it"
 		: "no zero page (1 a page): reading a fresh page allocates it");
-	fprintf(out, "# GLIBC_TUNABLES=%.80s%s\n", env_or_unset("GLIBC_TUNABLES"),
-		strlen(env_or_unset("GLIBC_TUNABLES")) > 80 ? "..." : "");
+	/* Cut to fit 80 columns: the "# set:" lines below name every item. */
+	fprintf(out, "# GLIBC_TUNABLES=%.60s%s\n", env_or_unset("GLIBC_TUNABLES"),
+		strlen(env_or_unset("GLIBC_TUNABLES")) > 60 ? "..." : "");
 	if (pre)
 		fprintf(out, "# LD_PRELOAD=%.80s\n", pre);
 	for (int i = 0; i < m->n_items; i++) {
@@ -769,8 +784,8 @@ static void env_print_header(FILE *out)
 			"#   memory read first maps the huge zero page, split by the first\n"
 			"#   write: about 1 fault a page.  Fault predictions are bounds.\n");
 	if (m->hugetlb == 1)
-		fprintf(out, "# warning: glibc.malloc.hugetlb=1: huge pages make fault counts "
-			"vary; predictions are bounds\n");
+		fprintf(out, "# warning: hugetlb=1: huge pages make fault counts vary; "
+			"predictions are bounds\n");
 }
 
 /* The same facts for a CSV row: call env_csv_header() at the end of the

@@ -10,8 +10,8 @@
  *
  * What it does: reads RFC 4180 CSV (quoted fields may hold commas, quotes
  * and newlines; CRLF line ends are accepted; lines starting with '#' are
- * skipped, and the first "# " line, the kit's environment line, becomes
- * the SVG's <title> and a footer), picks the columns BY HEADER NAME, and
+ * skipped, and the "# " lines before the header, the kit's environment
+ * header, become the SVG's <title> and a footer), picks the columns BY HEADER NAME, and
  * writes the SVG to stdout.  It never invents a point: a missing column,
  * a cell that is not a number, or an empty table stops it with the reason.
  * A point that a log axis cannot show (zero or negative) is left out, and
@@ -36,12 +36,13 @@
 #define FONT_TITLE 22
 #define CHAR_W 0.56             /* average glyph width of sans-serif, in em */
 
-/* Okabe and Ito's colour-blind-safe palette, darkest first; the yellow is
+/* Okabe and Ito's colour-blind-safe palette, darkest first; the sky blue
+ * comes after black (next to the blue, two blues read as one), the yellow
  * last because it is faint on white.  Shapes and dashes repeat the
  * distinction for print in grey. */
 static const char *palette[] = {
 	"#0072B2", "#D55E00", "#009E73", "#CC79A7",
-	"#E69F00", "#56B4E9", "#000000", "#F0E442",
+	"#E69F00", "#000000", "#56B4E9", "#F0E442",
 };
 #define NPALETTE (sizeof palette / sizeof palette[0])
 static const char *dashes[] = { "", "8 5", "2 4", "12 4 2 4" };
@@ -58,7 +59,7 @@ struct table {
 	char **cell;            /* nrows * ncols cells, row-major */
 	size_t *line;           /* input line where each row starts */
 	size_t nrows, cap;
-	char *env;              /* the first "# " line without its "# ", or NULL */
+	char *env;              /* the "# " lines before the header, or NULL */
 	const char *name;       /* the file name, for messages */
 };
 
@@ -68,6 +69,7 @@ struct series {
 	const char *style;      /* value of --style, or NULL */
 	int colour, dash;       /* indexes into palette and dashes */
 	double *x, *y;          /* bars: x is the category's index */
+	double *ref, *flag;     /* --ref and --flag values per point (bars) */
 	size_t n, cap;
 };
 
@@ -94,6 +96,9 @@ struct axis {
 struct options {
 	const char *file, *x, *y, *series, *style;
 	const char *title, *xlabel, *ylabel;
+	const char *ref, *ref_label;     /* --ref COL:LABEL (bars) */
+	const char *flag, *flag_text;    /* --flag COL:TEXT (bars) */
+	const char *hide;                /* --hide NAME: a series read, not drawn */
 	enum kind kind;
 	int logx, logy, xbytes, median;
 	struct vline vl[MAX_VLINES];
@@ -129,10 +134,17 @@ static void usage(FILE *f)
 "  --title T, --xlabel T, --ylabel T   texts (put units in the labels)\n"
 "  --vline X:LABEL   a vertical marker at X (K/M/G suffixes; repeatable)\n"
 "  --mark LIST       cdf: mark quantiles, e.g. p50,p99,p99.9\n"
+"  --ref COL:LABEL   bars: a black tick across each bar at COL's value (a\n"
+"                    prediction), named LABEL in the legend\n"
+"  --flag COL:TEXT   bars: a bar whose COL is not 0 is outlined in red and\n"
+"                    labelled \"VALUE TEXT\" (e.g. corrupt pixels)\n"
+"  --hide NAME       the series NAME keeps its colour but is not drawn (a\n"
+"                    close-up of the others, coloured as in the full picture)\n"
 "  --width PX, --height PX   size (default 960 x 600)\n"
 "  -h, --help        this text\n"
-"Lines starting with '#' are skipped; the first \"# \" line becomes the\n"
-"SVG's <title> and a footer.  Exit 1 for unreadable or empty input.\n");
+"Lines starting with '#' are skipped; the \"# \" lines before the header\n"
+"(the environment) become the SVG's <title> and its footer.  Exit 1 for\n"
+"unreadable or empty input.\n");
 }
 
 static void *xrealloc(void *p, size_t n)
@@ -256,12 +268,20 @@ static void read_csv(const char *name, struct table *t)
 
 			while (e < len && in[e] != '\n')
 				e++;
-			if (!t->env && in[i] == '#' && i + 1 < len && in[i + 1] == ' ') {
+			/* Every "# " line before the header: the environment the
+			 * rows were measured in, joined by " | " (they are written
+			 * one after another into out, so they stay one string). */
+			if (!t->head && in[i] == '#' && i + 1 < len && in[i + 1] == ' ') {
 				size_t s = i + 2, k = e;
 
 				while (k > s && (in[k - 1] == '\r' || in[k - 1] == ' '))
 					k--;
-				t->env = out + w;
+				if (!t->env) {
+					t->env = out + w;
+				} else {
+					memcpy(out + w - 1, " | ", 3);
+					w += 2;
+				}
 				memcpy(out + w, in + s, k - s);
 				w += k - s;
 				out[w++] = '\0';
@@ -395,15 +415,19 @@ static struct series *find_series(struct series **ss, size_t *ns, const char *na
 	return s;
 }
 
-static void push(struct series *s, double x, double y)
+static void push(struct series *s, double x, double y, double ref, double flag)
 {
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 64;
 		s->x = xrealloc(s->x, s->cap * sizeof *s->x);
 		s->y = xrealloc(s->y, s->cap * sizeof *s->y);
+		s->ref = xrealloc(s->ref, s->cap * sizeof *s->ref);
+		s->flag = xrealloc(s->flag, s->cap * sizeof *s->flag);
 	}
 	s->x[s->n] = x;
 	s->y[s->n] = y;
+	s->ref[s->n] = ref;
+	s->flag[s->n] = flag;
 	s->n++;
 }
 
@@ -419,17 +443,21 @@ static int cmp_double(const void *a, const void *b)
 static void sort_points(struct series *s, int by_y)
 {
 	for (size_t i = 1; i < s->n; i++) {
-		double x = s->x[i], y = s->y[i];
+		double x = s->x[i], y = s->y[i], ref = s->ref[i], flag = s->flag[i];
 		size_t j = i;
 
 		while (j > 0 && (by_y ? (s->y[j - 1] > y || (s->y[j - 1] == y && s->x[j - 1] > x))
 				      : s->x[j - 1] > x)) {
 			s->x[j] = s->x[j - 1];
 			s->y[j] = s->y[j - 1];
+			s->ref[j] = s->ref[j - 1];
+			s->flag[j] = s->flag[j - 1];
 			j--;
 		}
 		s->x[j] = x;
 		s->y[j] = y;
+		s->ref[j] = ref;
+		s->flag[j] = flag;
 	}
 }
 
@@ -804,13 +832,71 @@ static void draw_axes(const struct frame *f, char **cats)
 	printf("</g>\n");
 }
 
+/* On bar k of series s: the --ref value as a black tick across the bar
+ * (the prediction), and a --flag value that is not 0 as a red outline and
+ * a red label, in the bar's lower half (its value is above it). */
+static void draw_bar_marks(const struct frame *f, const struct options *o,
+			   const struct series *s, size_t k, double cx, double bar_w, double top)
+{
+	if (o->ref && !isnan(s->ref[k]) && drawable(f->ya, s->ref[k])) {
+		double ry = py(f, s->ref[k]);
+
+		printf("<line class=\"ref\" data-value=\"%.17g\" x1=\"%.1f\" y1=\"%.1f\" "
+		       "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#111\" stroke-width=\"3\"/>\n",
+		       s->ref[k], cx - 3, ry, cx + bar_w + 1, ry);
+	}
+	if (o->flag && s->flag[k] != 0) {
+		char v[32];
+		double h = f->y1 - top;
+		fmt_num(v, sizeof v, s->flag[k]);
+		printf("<rect class=\"flag\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+		       "fill=\"none\" stroke=\"#C00000\" stroke-width=\"3\" stroke-dasharray=\"6 3\"/>\n",
+		       cx + 1, top, bar_w - 2, h);
+		/* The value, then each word of TEXT on a line of its own: a
+		 * narrow bar holds "3.11M / corrupt / pixels", not the phrase. */
+		printf("<text class=\"flag-label\" x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" "
+		       "font-weight=\"bold\" text-anchor=\"middle\" fill=\"#C00000\" "
+		       "stroke=\"white\" stroke-width=\"3\" paint-order=\"stroke\">%s",
+		       cx + bar_w / 2, f->y1 - 3.5 * (FONT_SMALL + 1), FONT_SMALL - 1, v);
+		for (const char *w = o->flag_text; *w; ) {
+			size_t n = strcspn(w, " ");
+			char word[64];
+
+			snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), w);
+			printf("<tspan x=\"%.1f\" dy=\"%d\">", cx + bar_w / 2, FONT_SMALL + 1);
+			xml(word);
+			printf("</tspan>");
+			w += n;
+			w += strspn(w, " ");
+		}
+		printf("</text>\n");
+	}
+}
+
 static void draw_series(const struct frame *f, const struct options *o,
 			const struct series *ss, size_t ns)
 {
 	double bar_w = 0;
+	/* Bars side by side per category, unless no category has two: then
+	 * the series only colour the bars (Lab 1: one run a step, coloured by
+	 * its policy), and each bar takes its category's full width. */
+	size_t slots = ns;
 
-	if (o->kind == K_BARS)
-		bar_w = (f->x1 - f->x0) / (double)f->ncat * 0.8 / (double)ns;
+	if (o->kind == K_BARS) {
+		int shared = 0;
+
+		for (size_t c = 0; c < f->ncat && !shared; c++) {
+			size_t have = 0;
+
+			for (size_t i = 0; i < ns; i++)
+				for (size_t k = 0; k < ss[i].n; k++)
+					have += ss[i].x[k] == (double)c;
+			shared = have > 1;
+		}
+		if (!shared)
+			slots = 1;
+		bar_w = (f->x1 - f->x0) / (double)f->ncat * 0.8 / (double)slots;
+	}
 	for (size_t i = 0; i < ns; i++) {
 		const struct series *s = &ss[i];
 		const char *col = palette[s->colour % NPALETTE];
@@ -823,13 +909,15 @@ static void draw_series(const struct frame *f, const struct options *o,
 			double base = f->ya->type == A_LIN ? py(f, 0) : f->y1;
 
 			for (size_t k = 0; k < s->n; k++) {
-				double cx = px(f, s->x[k]) - bar_w * (double)ns / 2 + bar_w * (double)i;
+				double cx = px(f, s->x[k]) - bar_w * (double)slots / 2 +
+					    bar_w * (double)(slots > 1 ? i : 0);
 				double y = py(f, s->y[k]);
 				char v[32];
 
 				printf("<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 				       "height=\"%.1f\" fill=\"%s\"/>\n", cx + 1, y < base ? y : base,
 				       bar_w - 2, fabs(base - y), col);
+				draw_bar_marks(f, o, s, k, cx, bar_w, y < base ? y : base);
 				/* The value itself above its bar when the bar is wide enough;
 				 * inside it, in white, when the bar reaches the top. */
 				if (bar_w >= 44) {
@@ -945,6 +1033,26 @@ static void draw_legend(double x, double y, const struct options *o,
 		xml(series_label(s, name, sizeof name));
 		printf("</text></g>\n");
 	}
+	if (o->ref) {
+		double ey = y + 26.0 * (double)ns;
+
+		printf("<g class=\"legend-ref\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		       "y2=\"%.1f\" stroke=\"#111\" stroke-width=\"3\"/>", x - 2, ey, x + 26, ey);
+		printf("<text x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">", x + 38, ey);
+		xml(o->ref_label);
+		printf("</text></g>\n");
+	}
+	if (o->flag) {
+		double ey = y + 26.0 * (double)(ns + (o->ref ? 1 : 0));
+
+		printf("<g class=\"legend-flag\"><rect x=\"%.1f\" y=\"%.1f\" width=\"24\" "
+		       "height=\"14\" fill=\"none\" stroke=\"#C00000\" stroke-width=\"3\" "
+		       "stroke-dasharray=\"6 3\"/>", x, ey - 7);
+		printf("<text x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\" fill=\"#C00000\">",
+		       x + 38, ey);
+		xml(o->flag_text);
+		printf("</text></g>\n");
+	}
 	printf("</g>\n");
 }
 
@@ -971,10 +1079,26 @@ static void parse_marks(const char *arg, struct options *o)
 		bad_usage(usage, "--mark wants quantiles like p50,p99,p99.9");
 }
 
+/* "COL:TEXT" into its two halves (a copy: argv is printed whole in <desc>). */
+static void split_pair(const char *arg, const char *opt, const char **col, const char **text)
+{
+	const char *colon = strchr(arg, ':');
+	char *c;
+
+	if (!colon || colon == arg || !colon[1])
+		bad_usage(usage, "%s wants COLUMN:TEXT, not '%s'", opt, arg);
+	c = xrealloc(NULL, (size_t)(colon - arg) + 1);
+	memcpy(c, arg, (size_t)(colon - arg));
+	c[colon - arg] = '\0';
+	*col = c;
+	*text = colon + 1;
+}
+
 static void parse_args(int argc, char **argv, struct options *o)
 {
 	enum { O_X = 256, O_Y, O_SERIES, O_STYLE, O_KIND, O_LOGX, O_LOGY, O_XBYTES,
-	       O_TITLE, O_XLABEL, O_YLABEL, O_VLINE, O_MARK, O_WIDTH, O_HEIGHT, O_MEDIAN };
+	       O_TITLE, O_XLABEL, O_YLABEL, O_VLINE, O_MARK, O_WIDTH, O_HEIGHT, O_MEDIAN,
+	       O_REF, O_FLAG, O_HIDE };
 	static const struct option opts[] = {
 		{ "x",      required_argument, NULL, O_X },
 		{ "y",      required_argument, NULL, O_Y },
@@ -990,6 +1114,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "ylabel", required_argument, NULL, O_YLABEL },
 		{ "vline",  required_argument, NULL, O_VLINE },
 		{ "mark",   required_argument, NULL, O_MARK },
+		{ "ref",    required_argument, NULL, O_REF },
+		{ "flag",   required_argument, NULL, O_FLAG },
+		{ "hide",   required_argument, NULL, O_HIDE },
 		{ "width",  required_argument, NULL, O_WIDTH },
 		{ "height", required_argument, NULL, O_HEIGHT },
 		{ "help",   no_argument,       NULL, 'h' },
@@ -1036,6 +1163,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 			break;
 		}
 		case O_MARK: parse_marks(optarg, o); break;
+		case O_REF: split_pair(optarg, "--ref", &o->ref, &o->ref_label); break;
+		case O_FLAG: split_pair(optarg, "--flag", &o->flag, &o->flag_text); break;
+		case O_HIDE: o->hide = optarg; break;
 		case O_WIDTH:
 			if (bench_parse_u64(optarg, 320, 4000, &v))
 				bad_usage(usage, "--width wants 320 to 4000 pixels, not '%s'", optarg);
@@ -1068,175 +1198,219 @@ static void parse_args(int argc, char **argv, struct options *o)
 		bad_usage(usage, "--mark is for --kind cdf");
 	if (o->median && o->kind == K_CDF)
 		bad_usage(usage, "--median does not apply to --kind cdf");
+	if ((o->ref || o->flag) && (o->kind != K_BARS || o->median))
+		bad_usage(usage, "--ref and --flag are for --kind bars, one row a bar (no --median)");
 	if (o->kind == K_BARS && (o->logx || o->xbytes || o->nvl))
 		bad_usage(usage, "--kind bars has categories on x: no --logx, --xbytes or --vline");
 }
 
-int main(int argc, char **argv)
-{
+/* Everything one picture needs, filled in by the steps of main() in turn:
+ * the points, the axes, the layout, then the SVG. */
+struct plot {
 	struct options o;
 	struct table t;
-	struct series *ss = NULL;
-	const char **names = NULL, **styles = NULL;
-	char **cats = NULL;
-	size_t ns = 0, nnames = 0, nstyles = 0, ncat = 0, dropped = 0, cx, cy = 0, cs = 0, ct = 0;
-	struct axis xa = { 0 }, ya = { 0 };
+	struct series *ss;
+	size_t ns;
+	char **cats;
+	size_t ncat, dropped;
+	struct axis xa, ya;
 	struct frame f;
-	double legend_w = 0, left, bottom, top;
-	char foot[1024];
-	size_t nfoot = 0;
+	double legend_w;
+	char foot[2048];
+	size_t nfoot;
+};
 
-	bench_start("plot");
-	parse_args(argc, argv, &o);
-	read_csv(o.file, &t);
-	cx = column(&t, o.x, "--x");
-	if (o.y)
-		cy = column(&t, o.y, "--y");
-	if (o.series)
-		cs = column(&t, o.series, "--series");
-	if (o.style)
-		ct = column(&t, o.style, "--style");
+/* Reading: the CSV's rows become points, by series, in order of first
+ * appearance; bars' x is the index of the category. */
+static void read_points(struct plot *p)
+{
+	const struct options *o = &p->o;
+	struct table *t = &p->t;
+	const char **names = NULL, **styles = NULL;
+	size_t nnames = 0, nstyles = 0, cx, cy = 0, cs = 0, ct = 0, cr = 0, cf = 0;
 
-	/* ---- the points, by series, in order of first appearance */
-	for (size_t r = 0; r < t.nrows; r++) {
-		char **row = t.cell + r * t.ncols;
-		const char *name = o.series ? row[cs] : o.y ? t.head[cy] : t.head[cx];
-		struct series *s = find_series(&ss, &ns, name, o.style ? row[ct] : NULL,
+	read_csv(o->file, t);
+	cx = column(t, o->x, "--x");
+	if (o->y)
+		cy = column(t, o->y, "--y");
+	if (o->series)
+		cs = column(t, o->series, "--series");
+	if (o->style)
+		ct = column(t, o->style, "--style");
+	if (o->ref)
+		cr = column(t, o->ref, "--ref");
+	if (o->flag)
+		cf = column(t, o->flag, "--flag");
+	for (size_t r = 0; r < t->nrows; r++) {
+		char **row = t->cell + r * t->ncols;
+		const char *name = o->series ? row[cs] : o->y ? t->head[cy] : t->head[cx];
+		struct series *s = find_series(&p->ss, &p->ns, name, o->style ? row[ct] : NULL,
 					       &names, &nnames, &styles, &nstyles);
 		double x, y = 0;
 
-		if (o.kind == K_BARS) {
+		if (o->kind == K_BARS) {
 			size_t c;
 
-			for (c = 0; c < ncat && strcmp(cats[c], row[cx]); c++)
+			for (c = 0; c < p->ncat && strcmp(p->cats[c], row[cx]); c++)
 				;
-			if (c == ncat) {
-				cats = xrealloc(cats, (ncat + 1) * sizeof *cats);
-				cats[ncat++] = row[cx];
+			if (c == p->ncat) {
+				p->cats = xrealloc(p->cats, (p->ncat + 1) * sizeof *p->cats);
+				p->cats[p->ncat++] = row[cx];
 			}
 			x = (double)c;
 		} else {
-			x = cell_number(&t, r, cx);
+			x = cell_number(t, r, cx);
 		}
-		if (o.y)
-			y = cell_number(&t, r, cy);
-		if (o.kind == K_CDF && o.y) {
+		if (o->y)
+			y = cell_number(t, r, cy);
+		if (o->kind == K_CDF && o->y) {
 			if (y < 0 || y > 100)
-				bad_input(&t, t.line[r], "column '%s': %g is not a percentage (0 to 100)",
-					  o.y, y);
+				bad_input(t, t->line[r], "column '%s': %g is not a percentage (0 to 100)",
+					  o->y, y);
 			y /= 100;
 		}
-		push(s, x, y);
+		push(s, x, y, o->ref ? cell_number(t, r, cr) : NAN, o->flag ? cell_number(t, r, cf) : 0);
 	}
-	for (size_t i = 0; i < ns; i++) {
-		struct series *s = &ss[i];
+	for (size_t i = 0; i < p->ns; i++) {
+		struct series *s = &p->ss[i];
 
-		if (o.kind == K_CDF && !o.y) {
+		if (o->kind == K_CDF && !o->y) {
 			qsort(s->x, s->n, sizeof *s->x, cmp_double);
 			for (size_t k = 0; k < s->n; k++)
 				s->y[k] = (double)(k + 1) / (double)s->n;
-		} else if (o.kind == K_CDF) {
+		} else if (o->kind == K_CDF) {
 			sort_points(s, 1);
-		} else if (o.median) {
+		} else if (o->median) {
 			reduce_median(s);
-		} else if (o.kind == K_LINE || o.kind == K_BARS) {
+		} else if (o->kind == K_LINE || o->kind == K_BARS) {
 			sort_points(s, 0);
 		}
-		if (o.kind == K_BARS)
+		if (o->kind == K_BARS)
 			for (size_t k = 1; k < s->n; k++)
 				if (s->x[k] == s->x[k - 1])
-					bad_input(&t, 0, "series '%s' has two values for '%s': "
+					bad_input(t, 0, "series '%s' has two values for '%s': "
 						  "pass --median, or give each one row",
-						  s->name, cats[(size_t)s->x[k]]);
+						  s->name, p->cats[(size_t)s->x[k]]);
 	}
+	/* --hide: out of the picture after the colours were handed out. */
+	for (size_t i = 0, keep = 0, n = p->ns; i < n; i++) {
+		if (o->hide && !strcmp(p->ss[i].name, o->hide)) {
+			p->ns--;
+			continue;
+		}
+		p->ss[keep++] = p->ss[i];
+	}
+}
 
-	/* ---- the axes */
-	xa.type = o.kind == K_BARS ? A_CAT : o.logx ? (o.xbytes ? A_LOG2 : A_LOG10) : A_LIN;
-	xa.bytes = o.xbytes;
-	if (o.kind == K_CDF) {
-		ya.type = o.logy ? A_TAIL : A_LIN;
-		ya.percent = 1;
+/* Axes: the transforms, the points an axis cannot show dropped (and
+ * counted), the ranges and ticks. */
+static void build_axes(struct plot *p)
+{
+	const struct options *o = &p->o;
+	struct axis *xa = &p->xa, *ya = &p->ya;
+
+	xa->type = o->kind == K_BARS ? A_CAT : o->logx ? (o->xbytes ? A_LOG2 : A_LOG10) : A_LIN;
+	xa->bytes = o->xbytes;
+	if (o->kind == K_CDF) {
+		ya->type = o->logy ? A_TAIL : A_LIN;
+		ya->percent = 1;
 	} else {
-		ya.type = o.logy ? A_LOG10 : A_LIN;
+		ya->type = o->logy ? A_LOG10 : A_LIN;
 	}
-	for (size_t i = 0; i < ns; i++) {
-		struct series *s = &ss[i];
+	for (size_t i = 0; i < p->ns; i++) {
+		struct series *s = &p->ss[i];
 		size_t keep = 0;
 
 		for (size_t k = 0; k < s->n; k++) {
-			if ((xa.type != A_CAT && !drawable(&xa, s->x[k])) || !drawable(&ya, s->y[k])) {
-				dropped++;
+			if ((xa->type != A_CAT && !drawable(xa, s->x[k])) || !drawable(ya, s->y[k])) {
+				p->dropped++;
 				continue;
 			}
 			s->x[keep] = s->x[k];
 			s->y[keep] = s->y[k];
+			s->ref[keep] = s->ref[k];
+			s->flag[keep] = s->flag[k];
 			keep++;
-			if (xa.type != A_CAT)
-				see(&xa, s->x[k]);
-			see(&ya, s->y[k]);
-			if (ya.type == A_TAIL && s->y[k] < 1 && -log10(1 - s->y[k]) > ya.top_finite)
-				ya.top_finite = -log10(1 - s->y[k]);
+			if (xa->type != A_CAT)
+				see(xa, s->x[k]);
+			see(ya, s->y[k]);
+			/* A prediction is drawn too: the axis must hold it. */
+			if (!isnan(s->ref[k]) && drawable(ya, s->ref[k]))
+				see(ya, s->ref[k]);
+			if (ya->type == A_TAIL && s->y[k] < 1 && -log10(1 - s->y[k]) > ya->top_finite)
+				ya->top_finite = -log10(1 - s->y[k]);
 		}
 		s->n = keep;
 	}
-	if (!ya.have_data)
-		bad_input(&t, 0, "nothing to draw: every point is zero or negative on a log axis");
-	for (size_t i = 0; i < o.nvl; i++)
-		if (xa.type != A_CAT && drawable(&xa, o.vl[i].x))
-			see(&xa, o.vl[i].x);
-	for (size_t m = 0; m < o.nmarks; m++)
-		if (ya.type == A_TAIL && o.mark[m] < 1 && -log10(1 - o.mark[m]) > ya.top_finite)
-			ya.top_finite = -log10(1 - o.mark[m]);
-	if (xa.type == A_CAT) {
-		xa.lo = 0;
-		xa.hi = (double)ncat;
+	if (!ya->have_data)
+		bad_input(&p->t, 0, "nothing to draw: every point is zero or negative on a log axis");
+	for (size_t i = 0; i < o->nvl; i++)
+		if (xa->type != A_CAT && drawable(xa, o->vl[i].x))
+			see(xa, o->vl[i].x);
+	for (size_t m = 0; m < o->nmarks; m++)
+		if (ya->type == A_TAIL && o->mark[m] < 1 && -log10(1 - o->mark[m]) > ya->top_finite)
+			ya->top_finite = -log10(1 - o->mark[m]);
+	if (xa->type == A_CAT) {
+		xa->lo = 0;
+		xa->hi = (double)p->ncat;
 	} else {
-		make_axis(&xa, 0);
+		make_axis(xa, 0);
 	}
-	make_axis(&ya, o.kind == K_BARS);
+	make_axis(ya, o->kind == K_BARS);
+}
 
-	/* ---- the layout, from the outside in */
-	for (size_t i = 0; i < ns; i++) {
+/* Layout, from the outside in: legend, y labels, footer, then the frame. */
+static void lay_out(struct plot *p)
+{
+	const struct options *o = &p->o;
+	double left, bottom, top, w = 0;
+
+	for (size_t i = 0; i < p->ns; i++) {
 		char name[256];
-		double w = 38 + text_w(series_label(&ss[i], name, sizeof name), FONT);
+		double lw = 38 + text_w(series_label(&p->ss[i], name, sizeof name), FONT);
 
-		if (w > legend_w)
-			legend_w = w;
+		if (lw > p->legend_w)
+			p->legend_w = lw;
 	}
-	if (legend_w > o.width / 3.0)
-		legend_w = o.width / 3.0;
-	left = 16 + (o.ylabel ? FONT + 12 : 0);
-	{
-		double w = 0;
-
-		for (size_t i = 0; i < ya.nticks; i++)
-			if (ya.labelled[i] && text_w(ya.label[i], FONT) > w)
-				w = text_w(ya.label[i], FONT);
-		left += w + 10;
-	}
-	if (t.env)
-		nfoot = wrap(t.env, (size_t)((o.width - 20) / (FONT_SMALL * CHAR_W)),
-			     foot, sizeof foot, 3);
-	top = o.title ? FONT_TITLE + 28 : FONT + 10;
-	bottom = FONT + 14 + (o.xlabel ? FONT + 14 : 0) +
-		 (double)nfoot * (FONT_SMALL + 5) + (dropped ? FONT_SMALL + 5 : 0) + 8;
-	if (o.kind == K_BARS)
+	if (o->ref && 38 + text_w(o->ref_label, FONT) > p->legend_w)
+		p->legend_w = 38 + text_w(o->ref_label, FONT);
+	if (p->legend_w > o->width / 3.0)
+		p->legend_w = o->width / 3.0;
+	left = 16 + (o->ylabel ? FONT + 12 : 0);
+	for (size_t i = 0; i < p->ya.nticks; i++)
+		if (p->ya.labelled[i] && text_w(p->ya.label[i], FONT) > w)
+			w = text_w(p->ya.label[i], FONT);
+	left += w + 10;
+	if (p->t.env)
+		p->nfoot = wrap(p->t.env, (size_t)((o->width - 20) / (FONT_SMALL * CHAR_W)),
+				p->foot, sizeof p->foot, 4);
+	top = o->title ? FONT_TITLE + 28 : FONT + 10;
+	bottom = FONT + 14 + (o->xlabel ? FONT + 14 : 0) +
+		 (double)p->nfoot * (FONT_SMALL + 5) + (p->dropped ? FONT_SMALL + 5 : 0) + 8;
+	if (o->kind == K_BARS)
 		bottom += 2 * (FONT + 3);       /* room for wrapped category names */
-	f = (struct frame){ .x0 = left, .y0 = top, .ya = &ya, .xa = &xa, .ncat = ncat,
-			    .x1 = o.width - legend_w - 24 - (o.nmarks ? 60 : 0),
-			    .y1 = o.height - bottom };
-	if (f.x1 - f.x0 < 120 || f.y1 - f.y0 < 100)
-		bad_usage(usage, "--width %u --height %u leave no room for the plot", o.width, o.height);
+	p->f = (struct frame){ .x0 = left, .y0 = top, .ya = &p->ya, .xa = &p->xa,
+			       .ncat = p->ncat,
+			       .x1 = o->width - p->legend_w - 24 - (o->nmarks ? 60 : 0),
+			       .y1 = o->height - bottom };
+	if (p->f.x1 - p->f.x0 < 120 || p->f.y1 - p->f.y0 < 100)
+		bad_usage(usage, "--width %u --height %u leave no room for the plot",
+			  o->width, o->height);
+}
 
-	/* ---- the picture */
+/* Output, part 1: the SVG's head, its <title> and <desc>, the title. */
+static void write_head(const struct plot *p, int argc, char **argv)
+{
+	const struct options *o = &p->o;
+
 	printf("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	printf("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" "
 	       "viewBox=\"0 0 %u %u\" font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\">\n",
-	       o.width, o.height, o.width, o.height);
+	       o->width, o->height, o->width, o->height);
 	printf("<title>");
-	xml(t.env ? t.env : o.title ? o.title : "plot");
+	xml(p->t.env ? p->t.env : o->title ? o->title : "plot");
 	printf("</title>\n<desc>drawn by tools/plot from ");
-	xml(t.name);
+	xml(p->t.name);
 	printf(":");
 	for (int i = 1; i < argc; i++) {
 		putchar(' ');
@@ -1244,63 +1418,90 @@ int main(int argc, char **argv)
 	}
 	printf("</desc>\n");
 	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	if (o.title) {
+	if (o->title) {
 		printf("<text class=\"title\" x=\"%.1f\" y=\"%d\" font-size=\"%d\" "
 		       "font-weight=\"bold\" text-anchor=\"middle\" fill=\"#111\">",
-		       (f.x0 + f.x1) / 2, FONT_TITLE + 8, FONT_TITLE);
-		xml(o.title);
+		       (p->f.x0 + p->f.x1) / 2, FONT_TITLE + 8, FONT_TITLE);
+		xml(o->title);
 		printf("</text>\n");
 	}
+}
+
+/* Output, part 2: the plot area, with what a test reads in its data-*. */
+static void write_area(const struct plot *p)
+{
+	const struct options *o = &p->o;
+	const struct axis *xa = &p->xa, *ya = &p->ya;
+
 	printf("<g class=\"plot-area\" data-kind=\"%s\" data-series=\"%zu\" data-dropped=\"%zu\"",
-	       (const char *[]){ "line", "points", "bars", "cdf" }[o.kind], ns, dropped);
-	if (xa.type == A_CAT)
-		printf(" data-categories=\"%zu\"", ncat);
+	       (const char *[]){ "line", "points", "bars", "cdf" }[o->kind], p->ns, p->dropped);
+	if (xa->type == A_CAT)
+		printf(" data-categories=\"%zu\"", p->ncat);
 	else
 		printf(" data-xmin=\"%.17g\" data-xmax=\"%.17g\" data-axis-xmin=\"%.17g\" "
-		       "data-axis-xmax=\"%.17g\"", xa.dmin, xa.dmax, inv(&xa, xa.lo), inv(&xa, xa.hi));
+		       "data-axis-xmax=\"%.17g\"", xa->dmin, xa->dmax, inv(xa, xa->lo), inv(xa, xa->hi));
 	printf(" data-ymin=\"%.17g\" data-ymax=\"%.17g\" data-axis-ymin=\"%.17g\" "
-	       "data-axis-ymax=\"%.17g\">\n", ya.dmin, ya.dmax, inv(&ya, ya.lo), inv(&ya, ya.hi));
-	draw_axes(&f, cats);
-	draw_series(&f, &o, ss, ns);
-	draw_guides(&f, &o);
+	       "data-axis-ymax=\"%.17g\">\n", ya->dmin, ya->dmax, inv(ya, ya->lo), inv(ya, ya->hi));
+	draw_axes(&p->f, p->cats);
+	draw_series(&p->f, o, p->ss, p->ns);
+	draw_guides(&p->f, o);
 	printf("</g>\n");
-	draw_legend(o.width - legend_w - 12, f.y0 + 14, &o, ss, ns);
-	if (o.xlabel) {
+	draw_legend(o->width - p->legend_w - 12, p->f.y0 + 14, o, p->ss, p->ns);
+}
+
+/* Output, part 3: the axis titles, the note on dropped points, the footer. */
+static void write_texts(const struct plot *p)
+{
+	const struct options *o = &p->o;
+	const struct frame *f = &p->f;
+	double y = o->height - 10 - ((double)p->nfoot + (p->dropped ? 1 : 0) - 1) * (FONT_SMALL + 5);
+	const char *l = p->foot;
+
+	if (o->xlabel) {
 		printf("<text class=\"xlabel\" x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" "
-		       "text-anchor=\"middle\" fill=\"#111\">", (f.x0 + f.x1) / 2,
-		       f.y1 + FONT + 14 + (o.kind == K_BARS ? 2 * (FONT + 3) : 0) + FONT + 8, FONT);
-		xml(o.xlabel);
+		       "text-anchor=\"middle\" fill=\"#111\">", (f->x0 + f->x1) / 2,
+		       f->y1 + FONT + 14 + (o->kind == K_BARS ? 2 * (FONT + 3) : 0) + FONT + 8, FONT);
+		xml(o->xlabel);
 		printf("</text>\n");
 	}
-	if (o.ylabel) {
-		double y = (f.y0 + f.y1) / 2;
+	if (o->ylabel) {
+		double my = (f->y0 + f->y1) / 2;
 
 		printf("<text class=\"ylabel\" x=\"%d\" y=\"%.1f\" font-size=\"%d\" "
 		       "text-anchor=\"middle\" fill=\"#111\" transform=\"rotate(-90 %d %.1f)\">",
-		       16 + FONT, y, FONT, 16 + FONT, y);
-		xml(o.ylabel);
+		       16 + FONT, my, FONT, 16 + FONT, my);
+		xml(o->ylabel);
 		printf("</text>\n");
 	}
-	{
-		double y = o.height - 10 - ((double)nfoot + (dropped ? 1 : 0) - 1) * (FONT_SMALL + 5);
-		const char *l = foot;
-
-		if (dropped) {
-			printf("<text class=\"note\" x=\"10\" y=\"%.1f\" font-size=\"%d\" fill=\"#333\">"
-			       "%zu point%s at or below zero not drawn (log axis)</text>\n",
-			       y, FONT_SMALL, dropped, dropped == 1 ? "" : "s");
-			y += FONT_SMALL + 5;
-		}
-		for (size_t k = 0; k < nfoot; k++, l += strlen(l) + 1, y += FONT_SMALL + 5) {
-			printf("<text class=\"footer\" x=\"10\" y=\"%.1f\" font-size=\"%d\" fill=\"#333\">",
-			       y, FONT_SMALL);
-			xml(l);
-			printf("</text>\n");
-		}
+	if (p->dropped) {
+		printf("<text class=\"note\" x=\"10\" y=\"%.1f\" font-size=\"%d\" fill=\"#333\">"
+		       "%zu point%s at or below zero not drawn (log axis)</text>\n",
+		       y, FONT_SMALL, p->dropped, p->dropped == 1 ? "" : "s");
+		y += FONT_SMALL + 5;
 	}
+	for (size_t k = 0; k < p->nfoot; k++, l += strlen(l) + 1, y += FONT_SMALL + 5) {
+		printf("<text class=\"footer\" x=\"10\" y=\"%.1f\" font-size=\"%d\" fill=\"#333\">",
+		       y, FONT_SMALL);
+		xml(l);
+		printf("</text>\n");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct plot p;
+
+	bench_start("plot");
+	parse_args(argc, argv, &p.o);
+	read_points(&p);
+	build_axes(&p);
+	lay_out(&p);
+	write_head(&p, argc, argv);
+	write_area(&p);
+	write_texts(&p);
 	printf("</svg>\n");
-	if (dropped)
+	if (p.dropped)
 		fprintf(stderr, "%s: %zu point%s at or below zero not drawn on a log axis\n",
-			bench_prog, dropped, dropped == 1 ? "" : "s");
+			bench_prog, p.dropped, p.dropped == 1 ? "" : "s");
 	return 0;
 }

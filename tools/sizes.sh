@@ -31,7 +31,6 @@ ENVVARS="MALLOC_MMAP_THRESHOLD_=$THR MALLOC_TRIM_THRESHOLD_=$TRIM"
 TUNABLES="GLIBC_TUNABLES=glibc.malloc.mmap_threshold=$THR:glibc.malloc.trim_threshold=$TRIM"
 
 frames_for() { local n=$(( $1 / SCALE )); [ "$n" -ge 1 ] || n=1; echo "$n"; }
-progress() { [ -t 2 ] && printf '%s: %s\n' "$prog" "$*" >&2; return 0; }
 
 # cell NAME ENV ARGS...: one run as CSV into $TMPD/NAME; a failure stops all.
 cell() {
@@ -55,8 +54,9 @@ table() {
 	echo "tunables: GLIBC_TUNABLES=glibc.malloc.mmap_threshold=$THR:"
 	echo "          glibc.malloc.trim_threshold=$TRIM  (one variable, split here to fit)"
 	echo
-	printf '%-16s %6s | %18s %9s | %18s | %18s\n' size frames "untuned" "from mmap" \
-		"env vars" "tunables"
+	printf '%-16s %6s | %-28s | %-18s | %s\n' '' '' "untuned" "env vars" "tunables"
+	printf '%-16s %6s | %18s %9s | %18s | %18s\n' size frames "faults / sys" "mmapped" \
+		"faults / sys" "faults / sys"
 	for row in "${rows[@]}"; do
 		read -r size vary n <<<"$row"
 		i=$((i + 1))
@@ -64,13 +64,16 @@ table() {
 		args="--size $size --frames $n"
 		label=$size
 		if [ "$vary" != 0 ]; then args="$args --vary $vary"; label="$size vary $vary"; fi
-		progress "row $i of ${#rows[@]}: $label, $n frames, three runs"
+		progress "row $i of ${#rows[@]}: $label, $n frames, untuned"
 		# shellcheck disable=SC2086
 		cell u "" $args
+		progress "row $i of ${#rows[@]}: $label, $n frames, env vars"
 		# shellcheck disable=SC2086
 		cell e "$ENVVARS" $args
+		progress "row $i of ${#rows[@]}: $label, $n frames, tunables"
 		# shellcheck disable=SC2086
 		cell t "$TUNABLES" $args
+		progress
 		printf '%-16s %6d | %18s %9s | %18s | %18s\n' "$label" "$n" "$(fmt u)" \
 			"$(get mmap_frames u)" "$(fmt e)" "$(fmt t)"
 	done

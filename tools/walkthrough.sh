@@ -34,9 +34,8 @@ TUNED="GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=429496
 STRACE="strace -f -c -e trace=brk,mmap,munmap"
 PAGE=$(getconf PAGESIZE)
 PAGES=$(( (66355200 + PAGE - 1) / PAGE ))
-T0=$SECONDS
 
-heading() { printf '\n=== Step %s: %s\n' "$1" "$2"; }
+heading() { progress; printf '\n=== Step %s: %s\n' "$1" "$2"; }   # progress: tools/lib.sh
 note() { printf '%s\n' "$@" | sed 's/^/  > /'; }
 num() { printf "%'d" "$1" 2>/dev/null || printf '%d' "$1"; }
 
@@ -152,46 +151,64 @@ step7() {
 	     "reused block in full.  Untuned, calloc() costs nothing extra."
 }
 
-# min of the time_s column of the given CSV files
-best_time() {
-	local f t best=
+# median_range FILE...: the median of the files' time_s and their range,
+# "MEDIAN MIN MAX" (the middle one of an odd count; of an even count the
+# mean of the two middle ones).
+median_range() {
+	local f t all=
 	for f in "$@"; do
 		t=$(tools/csvget time_s "$f") || die "no time_s in $f"
-		best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }')
+		all="$all$t"$'\n'
 	done
-	echo "$best"
+	printf '%s' "$all" | sort -g |
+		awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			print m, v[1], v[NR] }'
 }
 
+ROUNDS=5
 step8() {
 	heading 8 "the benchmark: default vs tuned calloc vs the allocate-once floor"
-	echo "  Three rounds, interleaved so that noise hits every variant alike; the"
-	echo "  best time of each is kept (the least disturbed run)."
-	local r v args
-	for r in 1 2 3; do
+	echo "  $ROUNDS rounds, interleaved so that noise hits every variant alike; each"
+	echo "  variant's median is kept, with the range of its rounds beside it."
+	echo "  default: \$ ./frames --csv$N"
+	echo "  tuned:   \$ ./frames --tune --csv$N"
+	echo "  floor:   \$ ./frames --alloc once --csv$N"
+	printf '  %5s %9s %9s %9s   (seconds)\n' round default tuned floor
+	local r v args row
+	for r in $(seq 1 "$ROUNDS"); do
+		row=
 		for v in "default|" "tuned|--tune" "once|--alloc once"; do
 			args=${v#*|}
-			printf '$ ./frames %s--csv%s' "${args:+$args }" "$N"
+			# On a terminal: which run, overwritten in place (frames then
+			# shows its frames); cleared before the round's row.
+			[ -t 2 ] && printf '\r\033[K%.79s' \
+				"$prog: step 8, round $r of $ROUNDS: ./frames ${args:+$args }--csv$N" >&2
 			# shellcheck disable=SC2086
 			./frames $args --csv$N >"$OUT/bench_${v%%|*}_$r.txt" ||
 				die "the run failed: ./frames $args --csv$N"
-			printf '    -> %s s\n' "$(tools/csvget time_s "$OUT/bench_${v%%|*}_$r.txt")"
+			row="$row $(tools/csvget time_s "$OUT/bench_${v%%|*}_$r.txt")"
 		done
+		[ -t 2 ] && printf '\r\033[K' >&2
+		# shellcheck disable=SC2086
+		printf '  %5d %9.3f %9.3f %9.3f\n' "$r" $row
 	done
 	local d t o fd ft
-	d=$(best_time "$OUT"/bench_default_?.txt)
-	t=$(best_time "$OUT"/bench_tuned_?.txt)
-	o=$(best_time "$OUT"/bench_once_?.txt)
+	d=$(median_range "$OUT"/bench_default_[0-9]*.txt) || exit 1
+	t=$(median_range "$OUT"/bench_tuned_[0-9]*.txt) || exit 1
+	o=$(median_range "$OUT"/bench_once_[0-9]*.txt) || exit 1
 	fd=$(tools/csvget minor_faults "$OUT/bench_default_1.txt")
 	ft=$(tools/csvget minor_faults "$OUT/bench_tuned_1.txt")
-	awk -v d="$d" -v t="$t" -v o="$o" -v fd="$fd" -v ft="$ft" -v n="$FRAMES" 'BEGIN {
-		printf "\n  default calloc:             %.3f s  %10d faults\n", d, fd
-		printf "  tuned calloc (--tune):      %.3f s  %10d faults\n", t, ft
-		printf "  floor (--alloc once):       %.3f s\n", o
-		printf "  speed-up, tuned vs default: %.2fx\n", (t > 0 ? d / t : 0)
-		printf "  tuned vs floor:             %+.1f%%\n", (o > 0 ? (t / o - 1) * 100 : 0)
-		if (fd > ft && d > t)
+	awk -v d="$d" -v t="$t" -v o="$o" -v fd="$fd" -v ft="$ft" 'BEGIN {
+		split(d, D, " "); split(t, T, " "); split(o, O, " ")
+		printf "\n  median of %d, range in ( )\n", '"$ROUNDS"'
+		printf "  default calloc:        %7.3f s (%.3f-%.3f)  %9d faults\n", D[1], D[2], D[3], fd
+		printf "  tuned calloc (--tune): %7.3f s (%.3f-%.3f)  %9d faults\n", T[1], T[2], T[3], ft
+		printf "  floor (--alloc once):  %7.3f s (%.3f-%.3f)\n", O[1], O[2], O[3]
+		printf "  speed-up, tuned vs default: %.2fx (medians)\n", (T[1] > 0 ? D[1] / T[1] : 0)
+		printf "  tuned vs floor:             %+.1f%% (medians)\n", (O[1] > 0 ? (T[1] / O[1] - 1) * 100 : 0)
+		if (fd > ft && D[1] > T[1])
 			printf "  time per extra fault:       %.2f us ((default - tuned) / (faults" \
-			       " saved))\n", (d - t) / (fd - ft) * 1e6
+			       " saved))\n", (D[1] - T[1]) / (fd - ft) * 1e6
 	}'
 	note "What sets the ratios: the default pays a fault for every page of every" \
 	     "frame (and the kernel zeroes each page); tuned pays them once and then a" \
@@ -250,7 +267,9 @@ summary() {
 		if [ $have_strace = 1 ]; then
 			local cmd=()
 			mapfile -t cmd <"$OUT/$name.cmd"
+			progress "the summary: $label, once more under strace"
 			[ -f "$OUT/$name.strace" ] || count "$name" "${cmd[@]}"
+			progress
 			b=$(strace_calls "$OUT/$name.strace" brk)
 			m=$(strace_calls "$OUT/$name.strace" mmap)
 			u=$(strace_calls "$OUT/$name.strace" munmap)
@@ -264,11 +283,6 @@ summary() {
 	done
 }
 
-# Progress, on a terminal only: which step of how many, and the time so far.
-progress() {
-	[ -t 2 ] && printf '%s: %s (%d s so far)\n' "$prog" "$1" $((SECONDS - T0)) >&2
-	return 0
-}
 
 ./frames --env || die "./frames --env failed"
 case $1 in
