@@ -61,9 +61,9 @@ else
 		w8_run "make $target (small knobs)" "$max" - \
 			"env $W8K make --no-print-directory $target $knobs"
 	done <<EOF
-100|lab1|FRAMES=1
-100|lab1-tunables|FRAMES=1
-100|lab1-strace|FRAMES=1
+80|lab1|FRAMES=1
+80|lab1-tunables|FRAMES=1
+80|lab1-strace|FRAMES=1
 80|demo-strace|DEMO_FRAMES=2
 100|lab2|VARIANCE_ITERS=2000
 100|lab2-tunables|VARIANCE_ITERS=2000
@@ -78,6 +78,9 @@ else
 100|lab5|BYTES=1M
 100|lab5-tunables|BYTES=1M
 100|lab5-strace|BYTES=1M
+100|lab6|MAX_THREADS=2 ROUNDS=4
+100|lab6-tunables|ROUNDS=4
+100|lab6-strace|ROUNDS=4
 EOF
 	w8_run "./frames --env" 80 - "./frames --env"
 	w8_run "./frames --env with settings" 80 - \
@@ -85,7 +88,7 @@ EOF
 	if [ "${LONG_TESTS:-0}" = 1 ]; then
 		for target in lab1 lab1-tunables lab1-strace demo-strace lab2 lab2-tunables lab2-strace \
 			      lab3 lab3-tunables lab3-strace lab4 lab4-tunables lab4-strace lab5 \
-			      lab5-tunables lab5-strace; do
+			      lab5-tunables lab5-strace lab6 lab6-tunables lab6-strace; do
 			w8_run "make $target (default knobs)" 100 3.5 \
 				"env $W8K make --no-print-directory $target"
 		done

@@ -29,20 +29,17 @@ table|tunables|strace) ;;
 *) echo "$prog: no mode '$MODE' (usage: $0 [table|tunables|strace])" >&2; exit 2 ;;
 esac
 [ -x ./arenas ] || die "./arenas is not built; run make arenas"
-TMPD=$(mktemp -d) || die "cannot make a temporary directory"
-trap 'rm -rf "$TMPD"' EXIT
-
-progress() { [ -t 2 ] && printf '\r\033[K%s: %s' "$prog" "$*" >&2; return 0; }
-progress_done() { [ -t 2 ] && printf '\r\033[K' >&2; return 0; }
+scratch_dir                     # tools/lib.sh: TMPD, removed at exit
 
 # run FILE WORDS...: print the command (VAR=value words first), run it with
 # its CSV into FILE; the first failure stops everything.
 run() {
 	local file=$1
 	shift
+	progress                    # tools/lib.sh: clear it before a line
 	show_cmd "$@"
 	progress "$*"
-	env "$@" >"$file" 2>"$file.err" || { progress_done; die "the run failed: $* ($(head -n 1 "$file.err"))"; }
+	env "$@" >"$file" 2>"$file.err" || { progress; die "the run failed: $* ($(head -n 1 "$file.err"))"; }
 }
 
 # col FILE NAME: column NAME of a one-row --csv file, read by its name.
@@ -68,7 +65,7 @@ table() {
 		run "$TMPD/a$t" MALLOC_ARENA_MAX=2 ./arenas --csv --threads "$t" --rounds "$ROUNDS"
 		run "$TMPD/m$t" ./arenas --csv --trim --threads "$t" --rounds "$ROUNDS"
 	done
-	progress_done
+	progress
 	echo
 	echo "RssAnon grown (KiB, after the burst minus before it) beside the bytes live; x live ="
 	echo "resident KiB per KiB live after the burst.  Three separate runs a row, same requests."
@@ -108,7 +105,7 @@ tunables() {
 		# shellcheck disable=SC2086
 		run "$TMPD/t$i" ${envs[$i]} ./arenas --csv --trim --threads "$t" --rounds "$ROUNDS"
 	done
-	progress_done
+	progress
 	echo
 	printf '%-42s %6s %8s | %9s %5s | %9s %5s\n' "" "" "live" "RssAnon" "" "trimmed" ""
 	printf '%-42s %6s %8s | %9s %5s | %9s %5s\n' settings arenas KiB "KiB" "x" "KiB" "x"
@@ -129,16 +126,13 @@ tunables() {
 
 strace_rows() {
 	local i label f
-	if ! command -v strace >/dev/null 2>&1; then
-		echo "$prog: skipped: strace is not installed (apt-get install strace)"; return 0
-	elif ! strace -o /dev/null true >/dev/null 2>&1; then
-		echo "$prog: skipped: strace cannot trace here (ptrace is not permitted)"; return 0
-	fi
+	strace_works || { echo "$prog: skipped: $STRACE_WHY"; return 0; }
 	local runs=("|" "|--trim" "GLIBC_TUNABLES=glibc.malloc.arena_max=1|"
 		    "GLIBC_TUNABLES=glibc.malloc.arena_max=1|--trim")
 	echo
 	for i in "${!runs[@]}"; do
 		local e=${runs[$i]%%|*} o=${runs[$i]#*|}
+		progress
 		# shellcheck disable=SC2086
 		show_cmd $e strace -f -c -o run$i.strace -e trace=mmap,munmap,mprotect,madvise,brk \
 			./arenas --threads 4 --rounds "$ROUNDS" $o
@@ -146,9 +140,9 @@ strace_rows() {
 		# shellcheck disable=SC2086
 		env $e strace -f -c -o "$TMPD/s$i" -e trace=mmap,munmap,mprotect,madvise,brk \
 			./arenas --threads 4 --rounds "$ROUNDS" $o >"$TMPD/o$i" 2>"$TMPD/o$i.err" ||
-			{ progress_done; die "the run failed under strace: $e ./arenas $o"; }
+			{ progress; die "the run failed under strace: $e ./arenas $o"; }
 	done
-	progress_done
+	progress
 	echo
 	printf '%-34s %6s %6s %8s %7s %5s | %9s %9s\n' run mmap munmap mprotect madvise brk \
 		"RssAnon" "trimmed"
@@ -158,8 +152,8 @@ strace_rows() {
 		label=${label#GLIBC_TUNABLES=glibc.malloc.}
 		label=${label# }
 		printf '%-34s %6s %6s %8s %7s %5s | %9s %9s\n' "${label:-default}" \
-			"$(syscalls "$f" mmap)" "$(syscalls "$f" munmap)" "$(syscalls "$f" mprotect)" \
-			"$(syscalls "$f" madvise)" "$(syscalls "$f" brk)" \
+			"$(strace_calls "$f" mmap)" "$(strace_calls "$f" munmap)" "$(strace_calls "$f" mprotect)" \
+			"$(strace_calls "$f" madvise)" "$(strace_calls "$f" brk)" \
 			"$(field "$TMPD/o$i" 'RssAnon after')" "$(field "$TMPD/o$i" 'RssAnon trimmed' | grep . || echo -)"
 	done
 	echo
@@ -170,7 +164,6 @@ strace_rows() {
 	echo "chunk holding a whole page, in every arena (mtrim), and a brk for the main heap's"
 	echo "top (systrim).  The counts under strace are real; its times are not."
 }
-syscalls() { awk -v s="$2" '$NF == s && $4 ~ /^[0-9]+$/ { print $4; f = 1 } END { if (!f) print 0 }' "$1"; }
 field() { awk -v l="$2" '{ s = $0; sub(/^ +/, "", s) } index(s, l ":") == 1 {
 	s = substr(s, length(l) + 2); sub(/^ +/, "", s); sub(/ .*/, "", s); print s; exit }' "$1"; }
 

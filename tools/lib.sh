@@ -97,18 +97,30 @@ read_faults_per_page() {
 	./frames --env 2>/dev/null | sed -n 's/.*read fault:.*(\([12]\) a page).*/\1/p'
 }
 
-# show_cmd WORDS...: print a command as a student would type it, "$ cmd";
-# one that would pass 96 columns is broken after its VAR=value words with
-# a backslash, which is still valid shell.
+# show_cmd WORDS...: print a command as a student would type it, "$ cmd",
+# in lines of at most 78 columns: a long one is broken between words with a
+# backslash, and a VAR=value word too long for a line after a ':' in it (a
+# backslash-newline is removed by the shell, even inside a word), so what
+# is shown can still be pasted.
 show_cmd() {
-	local envs='' cmd
-	while [ $# -gt 1 ] && [[ $1 == *=* ]]; do envs="$envs$1 "; shift; done
-	cmd="$*"
-	if [ $(( ${#envs} + ${#cmd} + 2 )) -gt 96 ] && [ -n "$envs" ]; then
-		printf '$ %s\\\n    %s\n' "$envs" "$cmd"
-	else
-		printf '$ %s%s\n' "$envs" "$cmd"
-	fi
+	local cur='$' w head
+	for w in "$@"; do
+		if [ ${#w} -gt 74 ] && [[ $w == *=* && ${w:0:74} == *:* ]]; then
+			head=${w:0:74}
+			head=${head%:*}:
+			# the rest of the word goes on at column 0 (spaces would split it)
+			if [ "$cur" = '$' ]; then printf '$ %s\\\n' "$head"
+			else printf '%s \\\n    %s\\\n' "$cur" "$head"; fi
+			cur=${w:${#head}}
+			continue
+		fi
+		if [ ${#cur} -gt 4 ] && [ $(( ${#cur} + 1 + ${#w} )) -gt 76 ]; then
+			printf '%s \\\n' "$cur"
+			cur="   "
+		fi
+		cur="$cur $w"
+	done
+	printf '%s\n' "$cur"
 }
 
 # progress TEXT...: "prog: TEXT (N s)" on stderr, only when stderr is a

@@ -183,7 +183,7 @@ for t in 1 2 4 8 16; do
 	add_rows "$csv" policy "default" ./arenas --csv --threads "$t" --rounds "$ROUNDS"
 	add_rows "$csv" policy "MALLOC_ARENA_MAX=2" MALLOC_ARENA_MAX=2 ./arenas --csv \
 		--threads "$t" --rounds "$ROUNDS"
-	add_rows "$csv" policy "default, then malloc_trim(0)" ./arenas --csv --trim --threads "$t" \
+	add_rows "$csv" policy "default + malloc_trim(0)" ./arenas --csv --trim --threads "$t" \
 		--rounds "$ROUNDS"
 done
 draw plot-lab6-rss "$csv" --kind line --x threads --y anon_end_kib --series policy --logx \

@@ -249,17 +249,16 @@ summary() {
 	strace_works && have_strace=1
 	printf '\n=== Summary (measured on %s, %s frames)\n' "$(uname -n)" "$FRAMES"
 	if [ $have_strace = 1 ]; then
-		echo "  (brk/mmap/munmap: each row runs once more under $STRACE)"
+		echo "  (brk, mmap, munmap: each row once more, under strace -c)"
 	else
 		echo "  (no system-call counts: $STRACE_WHY)"
 	fi
-	printf '%-34s %8s %10s %9s %10s %5s %5s %6s\n' run time faults faults/fr corrupt \
-		brk mmap munmap
+	printf '%-26s %8s %10s %10s %5s %5s %6s\n' run time faults corrupt brk mmap munmap
 	# Each row is a run a step made (its command kept in RUN_DIR/NAME.cmd).
 	for row in "default|malloc (the skeleton)" "mmap_max|mmap_max=0" \
-		   "no_trim|mmap_max=0 + trim_threshold" "tuned|--tune, malloc" \
-		   "perturb|perturb=170, untuned malloc" "fix_memset|--tune, malloc + memset" \
-		   "fix_calloc|--tune, calloc (completed program)" "hugetlb|hugetlb=1, calloc" \
+		   "no_trim|mmap_max=0, no trim" "tuned|--tune, malloc" \
+		   "perturb|perturb=170, malloc" "fix_memset|--tune, malloc + memset" \
+		   "fix_calloc|--tune, calloc (the fix)" "hugetlb|hugetlb=1, calloc" \
 		   "hugetlb_tuned|hugetlb=1, --tune, calloc"; do
 		IFS='|' read -r name label <<<"$row"
 		[ -f "$OUT/$name.txt" ] && [ -f "$OUT/$name.cmd" ] || continue
@@ -277,8 +276,8 @@ summary() {
 		awk -v label="$label" -v b="${b:-0}" -v m="${m:-0}" -v u="${u:-0}" '
 			{ l = $0; sub(/^ +/, "", l) }
 			l ~ /^time:/ { t = $2 } l ~ /^minor faults:/ { f = $3 }
-			l ~ /^faults\/frame:/ { ff = $2 } l ~ /^corrupt pixels:/ { c = $3 }
-			END { printf "%-34s %7.3fs %10d %9.1f %10d %5s %5s %6s\n", label, t, f, ff, c, b, m, u }' \
+			l ~ /^corrupt pixels:/ { c = $3 }
+			END { printf "%-26s %7.3fs %10d %10d %5s %5s %6s\n", label, t, f, c, b, m, u }' \
 			"$OUT/$name.txt" || die "cannot read $OUT/$name.txt"
 	done
 }
