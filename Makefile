@@ -135,7 +135,9 @@ STRACE_OK = if ! command -v strace >/dev/null 2>&1; then \
 # keep it to a minute or two; a FRAMES or VARIANCE_ITERS given to make wins.
 # reference: the only target that writes results/ (the reference outputs and
 # a graded reference submission), so ordinary runs never change tracked
-# files.  LABS_TO_RECORD picks some labs.  `results` is its old name.
+# files.  LABS_TO_RECORD picks some labs; `kernels` (make kernels, ~10
+# minutes under qemu) is recorded only when named there.  `results` is its
+# old name.
 LABS_TO_RECORD ?= lab1 lab2 lab3 lab4 lab5 lab6 submission
 # Every value from the command line reaches a recipe single-quoted by shq
 # ($(value) first, so make does not expand a $(...) inside it either):

@@ -56,6 +56,8 @@ for target in "$@"; do
 	      record lab4-gotcha make --no-print-directory gotcha ;;
 	lab5) record lab5-yes make --no-print-directory lab5
 	      record lab5-tunables make --no-print-directory lab5-tunables ;;
+	# The stock kernels under qemu (minutes; needs qemu-system-x86): only when asked.
+	kernels) record kernels make --no-print-directory kernels ;;
 	lab6) record lab6-arenas make --no-print-directory lab6
 	      record lab6-tunables make --no-print-directory lab6-tunables
 	      record lab6-strace make --no-print-directory lab6-strace ;;
@@ -69,7 +71,7 @@ for target in "$@"; do
 			{ echo "record: make submit failed; $R/ left as it was" >&2; exit 1; }
 		parts+=("$R/reference-submission.txt.part")
 		record reference-grade tools/grade.sh "$R/reference-submission.txt.part" ;;
-	*) echo "usage: $0 lab1|lab2|lab3|lab4|lab5|lab6|submission..." >&2; exit 2 ;;
+	*) echo "usage: $0 lab1|lab2|lab3|lab4|lab5|lab6|kernels|submission..." >&2; exit 2 ;;
 	esac
 done
 for p in "${parts[@]}"; do
