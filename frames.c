@@ -500,12 +500,12 @@ static int explain_prediction(char lines[][96], const struct prediction *pr, uns
 		snprintf(lines[n++], 96, "1 a page: %s", env_read_faults_per_page() == 1
 			 ? "no zero page on a read here" : "written before it is read");
 	if (pr->written_first)
-		snprintf(lines[n++], 96, "%" PRIu64 " pages written first (%s): 1 each",
-			 pr->written_first, o->alloc == ALLOC_CALLOC
+		snprintf(lines[n++], 96, "%" PRIu64 " page%s written first (%s): 1 each",
+			 pr->written_first, pr->written_first == 1 ? "" : "s", o->alloc == ALLOC_CALLOC
 			 ? "calloc's clear, headers" : "chunk headers");
 	if (pr->trims)
-		snprintf(lines[n++], 96, "free() trimmed the heap %u times, %" PRIu64 " pages kept",
-			 pr->trims, pr->kept);
+		snprintf(lines[n++], 96, "free() trimmed the heap %u time%s, %" PRIu64 " pages kept",
+			 pr->trims, pr->trims == 1 ? "" : "s", pr->kept);
 	return n;
 }
 

@@ -44,6 +44,33 @@ record() {
 	fi
 }
 
+# --class-plan: the instructors' commands, in the order README's class plan
+# shows them, each run as the class would (its output kept out of the way)
+# and its wall time printed: what the plan's duration column quotes.
+if [ "${1:-}" = --class-plan ]; then
+	while IFS= read -r cmd; do
+		t0=$(date +%s.%N)
+		bash -c "$cmd" >/dev/null 2>&1 || { echo "record: '$cmd' failed" >&2; exit 1; }
+		awk -v a="$t0" -v b="$(date +%s.%N)" -v c="$cmd" 'BEGIN { printf "%-48s %6.1f s\n", c, b - a }'
+	done <<'EOF'
+./frames --env
+make --no-print-directory demo-strace
+make --no-print-directory step1 FRAMES=20
+make --no-print-directory step2 FRAMES=20
+make --no-print-directory step4 FRAMES=20
+make --no-print-directory step6 FRAMES=20
+make --no-print-directory step9 FRAMES=20
+make --no-print-directory lab2 VARIANCE_ITERS=50000
+make --no-print-directory lab2-tunables
+make --no-print-directory lab4 SCALE=10
+make --no-print-directory lab4-strace SCALE=10
+make --no-print-directory gotcha
+make --no-print-directory lab5-tunables BYTES=32M
+make --no-print-directory lab6 MAX_THREADS=8
+EOF
+	exit 0
+fi
+
 for target in "$@"; do
 	case $target in
 	lab1) record lab1-run make --no-print-directory lab1 ;;
@@ -56,6 +83,8 @@ for target in "$@"; do
 	      record lab4-gotcha make --no-print-directory gotcha ;;
 	lab5) record lab5-yes make --no-print-directory lab5
 	      record lab5-tunables make --no-print-directory lab5-tunables ;;
+	# The 50-minute class of README's "For instructors", each command timed.
+	class) record class-plan tools/record.sh --class-plan ;;
 	# The stock kernels under qemu (minutes; needs qemu-system-x86): only when asked.
 	kernels) record kernels make --no-print-directory kernels ;;
 	lab6) record lab6-arenas make --no-print-directory lab6
@@ -71,7 +100,7 @@ for target in "$@"; do
 			{ echo "record: make submit failed; $R/ left as it was" >&2; exit 1; }
 		parts+=("$R/reference-submission.txt.part")
 		record reference-grade tools/grade.sh "$R/reference-submission.txt.part" ;;
-	*) echo "usage: $0 lab1|lab2|lab3|lab4|lab5|lab6|kernels|submission..." >&2; exit 2 ;;
+	*) echo "usage: $0 lab1|lab2|lab3|lab4|lab5|lab6|class|kernels|submission..." >&2; exit 2 ;;
 	esac
 done
 for p in "${parts[@]}"; do
