@@ -73,16 +73,23 @@ fi
 
 for target in "$@"; do
 	case $target in
-	lab1) record lab1-run make --no-print-directory lab1 ;;
+	lab1) record lab1-run make --no-print-directory lab1
+	      record lab1-tunables make --no-print-directory lab1-tunables
+	      record lab1-strace make --no-print-directory lab1-strace
+	      record demo-strace make --no-print-directory demo-strace ;;
 	lab2) record lab2-variance make --no-print-directory lab2
 	      record lab2-tunables make --no-print-directory lab2-tunables
 	      record lab2-variance-strace make --no-print-directory lab2-strace ;;
 	lab3) record lab3-bug1541 make --no-print-directory lab3
-	      record lab3-tunables make --no-print-directory lab3-tunables ;;
+	      record lab3-tunables make --no-print-directory lab3-tunables
+	      record lab3-strace make --no-print-directory lab3-strace ;;
 	lab4) record lab4-sizes make --no-print-directory lab4
+	      record lab4-tunables make --no-print-directory lab4-tunables
+	      record lab4-strace make --no-print-directory lab4-strace
 	      record lab4-gotcha make --no-print-directory gotcha ;;
 	lab5) record lab5-yes make --no-print-directory lab5
-	      record lab5-tunables make --no-print-directory lab5-tunables ;;
+	      record lab5-tunables make --no-print-directory lab5-tunables
+	      record lab5-strace make --no-print-directory lab5-strace ;;
 	# The 50-minute class of README's "For instructors", each command timed.
 	class) record class-plan tools/record.sh --class-plan ;;
 	# The stock kernels under qemu (minutes; needs qemu-system-x86): only when asked.
