@@ -92,6 +92,8 @@ for target in "$@"; do
 	      record lab5-strace make --no-print-directory lab5-strace ;;
 	# The 50-minute class of README's "For instructors", each command timed.
 	class) record class-plan tools/record.sh --class-plan ;;
+	# Lab 1 and Lab 4 under glibc 2.31, 2.36, 2.41 and the newest (fetched once).
+	matrix) record matrix make --no-print-directory matrix ;;
 	# The stock kernels under qemu (minutes; needs qemu-system-x86): only when asked.
 	kernels) record kernels make --no-print-directory kernels ;;
 	lab6) record lab6-arenas make --no-print-directory lab6
@@ -107,7 +109,7 @@ for target in "$@"; do
 			{ echo "record: make submit failed; $R/ left as it was" >&2; exit 1; }
 		parts+=("$R/reference-submission.txt.part")
 		record reference-grade tools/grade.sh "$R/reference-submission.txt.part" ;;
-	*) echo "usage: $0 lab1|lab2|lab3|lab4|lab5|lab6|class|kernels|submission..." >&2; exit 2 ;;
+	*) echo "usage: $0 lab1|lab2|lab3|lab4|lab5|lab6|class|matrix|kernels|submission..." >&2; exit 2 ;;
 	esac
 done
 for p in "${parts[@]}"; do
