@@ -82,14 +82,29 @@ TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items
 .PHONY: all run test clean help results reference submit grade questions autograder rerun
 all: $(LABS)
 
-# Each lab is one .c file plus the shared header.  The recipe is echoed on
+# The shared headers: timing and options, the environment check, and the
+# rules glibc reads its tunables by.
+HEADERS := tools/bench.h tools/env.h tools/tunables.h
+
+# The kit's revision, compiled into every lab (the "# built:" line, the
+# CSV's kit column): git describe, or "unknown" without git or a checkout.
+# build/kit-rev holds the revision the labs were built at and changes only
+# with it, so a new commit rebuilds them and none names a stale revision.
+KIT_REV := $(shell git describe --always --dirty 2>/dev/null | tr -cd 'A-Za-z0-9._+-')
+KIT_REV := $(or $(KIT_REV),unknown)
+KIT_DEF  = -DKIT_REV='"$(KIT_REV)"'
+.PHONY: FORCE
+build/kit-rev: FORCE
+	@mkdir -p $(@D); [ "$$(cat $@ 2>/dev/null)" = '$(KIT_REV)' ] || echo '$(KIT_REV)' >$@
+
+# Each lab is one .c file plus the shared headers.  The recipe is echoed on
 # purpose: the flags are part of what a student should see.  -ldl: dladdr()
 # (tools/env.h) lives in libdl before glibc 2.34.
-%: %.c tools/bench.h tools/env.h
+%: %.c $(HEADERS) build/kit-rev
 	@$(call libc_check,$(CC))
-	$(CC) $(CFLAGS) $(call m32_inc,$(CC) $(CFLAGS)) -o $@ $< $(LDLIBS) -pthread -ldl
+	$(CC) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC) $(CFLAGS)) -o $@ $< $(LDLIBS) -pthread -ldl
 
-tests/bin/%: tests/%.c tools/bench.h tools/env.h
+tests/bin/%: tests/%.c $(HEADERS)
 	@$(call libc_check,$(CC))
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) $(call m32_inc,$(CC) $(CFLAGS)) -I. -o $@ $< -pthread
@@ -386,15 +401,15 @@ CC_ARM64 ?= aarch64-linux-gnu-gcc
 build32: $(addprefix build/m32/,$(LABS))
 build-arm64: $(addprefix build/arm64/,$(LABS))
 
-build/m32/%: %.c tools/bench.h tools/env.h
+build/m32/%: %.c $(HEADERS) build/kit-rev
 	@$(call libc_check,$(CC32),libc6-dev-i386 lib32gcc-12-dev)
 	@mkdir -p $(@D)
-	$(CC32) $(CFLAGS) $(call m32_inc,$(CC32)) -o $@ $< $(LDLIBS) -pthread
+	$(CC32) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC32)) -o $@ $< $(LDLIBS) -pthread
 
-build/arm64/%: %.c tools/bench.h tools/env.h
+build/arm64/%: %.c $(HEADERS) build/kit-rev
 	@$(call libc_check,$(CC_ARM64),gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 	@mkdir -p $(@D)
-	$(CC_ARM64) $(CFLAGS) -o $@ $< $(LDLIBS) -pthread
+	$(CC_ARM64) $(CFLAGS) $(KIT_DEF) -o $@ $< $(LDLIBS) -pthread
 
 # sanitize: every lab under AddressSanitizer + UndefinedBehaviorSanitizer,
 # and the threaded ones under ThreadSanitizer, built by gcc and by clang,
@@ -407,18 +422,18 @@ sanitize: $(foreach b,asan-gcc asan-clang,$(addprefix build/$(b)/,$(LABS))) \
 	  $(foreach b,tsan-gcc tsan-clang,$(addprefix build/$(b)/,threads malloc_variance arenas))
 	tools/sanitize.sh $(SAN_BUILDS)
 
-build/asan-gcc/%: %.c tools/bench.h tools/env.h
+build/asan-gcc/%: %.c $(HEADERS) build/kit-rev
 	@mkdir -p $(@D)
-	gcc $(SAN_CFLAGS) $(ASAN) -o $@ $< -pthread
-build/asan-clang/%: %.c tools/bench.h tools/env.h
+	gcc $(SAN_CFLAGS) $(ASAN) $(KIT_DEF) -o $@ $< -pthread
+build/asan-clang/%: %.c $(HEADERS) build/kit-rev
 	@mkdir -p $(@D)
-	clang $(SAN_CFLAGS) $(ASAN) -o $@ $< -pthread
-build/tsan-gcc/%: %.c tools/bench.h tools/env.h
+	clang $(SAN_CFLAGS) $(ASAN) $(KIT_DEF) -o $@ $< -pthread
+build/tsan-gcc/%: %.c $(HEADERS) build/kit-rev
 	@mkdir -p $(@D)
-	gcc $(SAN_CFLAGS) $(TSAN) -o $@ $< -pthread
-build/tsan-clang/%: %.c tools/bench.h tools/env.h
+	gcc $(SAN_CFLAGS) $(TSAN) $(KIT_DEF) -o $@ $< -pthread
+build/tsan-clang/%: %.c $(HEADERS) build/kit-rev
 	@mkdir -p $(@D)
-	clang $(SAN_CFLAGS) $(TSAN) -o $@ $< -pthread
+	clang $(SAN_CFLAGS) $(TSAN) $(KIT_DEF) -o $@ $< -pthread
 
 clean:
 	rm -f $(LABS)
@@ -445,10 +460,10 @@ OLD_SYSROOT = $(eval OLD_SYSROOT := $$(shell tools/glibc.sh sysroot bullseye))$(
 
 # --sysroot moves the headers; -B and -L put bullseye's crt files and
 # libraries before the ones gcc finds beside itself.
-build/glibc-2.31/%: %.c tools/bench.h tools/env.h
+build/glibc-2.31/%: %.c $(HEADERS) build/kit-rev
 	$(if $(OLD_SYSROOT),,$(error no glibc 2.31 sysroot: tools/glibc.sh sysroot bullseye failed))
 	@mkdir -p $(@D)
-	$(OLD_GLIBC_CC) $(CFLAGS) --sysroot=$(OLD_SYSROOT) -B$(OLD_SYSROOT)/usr/lib/$(MULTIARCH)/ \
+	$(OLD_GLIBC_CC) $(CFLAGS) $(KIT_DEF) --sysroot=$(OLD_SYSROOT) -B$(OLD_SYSROOT)/usr/lib/$(MULTIARCH)/ \
 		-L$(OLD_SYSROOT)/usr/lib/$(MULTIARCH) -L$(OLD_SYSROOT)/lib/$(MULTIARCH) -o $@ $< $(LDLIBS) -pthread -ldl
 
 # The 2.31 build is a prerequisite, not the lesson: its compiler lines go

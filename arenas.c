@@ -63,10 +63,10 @@ static void usage(FILE *out)
 		"memory (/proc/self/status) against the bytes really live, glibc's\n"
 		"mallinfo2() and the number of arenas, beside their predictions.\n"
 		"  -t, --threads N   worker threads (default 4, at most 256)\n"
-		"  -r, --rounds N    requests per thread (default 256)\n"
-		"  -b, --blocks N    blocks in a usual burst (default 400)\n"
+		"  -n, --rounds N    requests per thread (default 256)\n"
+		"      --blocks N    blocks in a usual burst (default 400)\n"
 		"  -l, --live N      blocks kept live over all threads (default 256)\n"
-		"  -s, --seed N      random seed (default 6)\n"
+		"      --seed N      random seed (default 6)\n"
 		"      --trim        call malloc_trim(0) after the burst; show RSS before\n"
 		"                    and after\n"
 		"      --csv         print a CSV header and one row instead\n"
@@ -119,20 +119,10 @@ static void count_free(uint64_t bytes)
 	__atomic_sub_fetch(&live_now, bytes, __ATOMIC_RELAXED);
 }
 
-/* splitmix64: the same sequence on every machine. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* Three blocks in four small, one medium. */
 static uint32_t block_size(uint64_t *state)
 {
-	uint64_t r = next_random(state);
+	uint64_t r = bench_next_random(state);
 
 	if (r % 4)
 		return 16 + (uint32_t)((r >> 8) % (SMALL_MAX - 15));
@@ -157,12 +147,7 @@ static unsigned workers_done;        /* workers whose requests are over */
 
 static void gate(void)
 {
-	int e = pthread_barrier_wait(&gate_all);
-
-	if (e && e != PTHREAD_BARRIER_SERIAL_THREAD) {
-		errno = e;
-		die("pthread_barrier_wait");
-	}
+	bench_gate(&gate_all);
 }
 
 static void *new_block(uint32_t size)
@@ -194,13 +179,13 @@ static void handle_request(struct worker *w, struct block *burst, struct block *
 {
 	unsigned n = w->o->blocks, keep;
 
-	if (next_random(state) % BIG_EVERY == 0)
+	if (bench_next_random(state) % BIG_EVERY == 0)
 		n *= BIG_TIMES;
 	for (unsigned i = 0; i < n; i++) {
 		burst[i].size = block_size(state);
 		burst[i].p = new_block(burst[i].size);
 	}
-	keep = (unsigned)(next_random(state) % n);
+	keep = (unsigned)(bench_next_random(state) % n);
 	drop_block(&ring[round % w->slots]);
 	ring[round % w->slots] = burst[keep];
 	burst[keep].p = NULL;
@@ -402,9 +387,7 @@ static struct result run(const struct options *o)
 	if (!w)
 		die("calloc(%u workers) failed", o->threads);
 	memset(&r, 0, sizeof r);
-	errno = pthread_barrier_init(&gate_all, NULL, o->threads + 1);
-	if (errno)
-		die("pthread_barrier_init");
+	bench_gate_init(&gate_all, o->threads + 1);
 	progress(o, "starting the threads");
 	r.before = read_status();
 	for (unsigned i = 0; i < o->threads; i++) {
@@ -414,9 +397,7 @@ static struct result run(const struct options *o)
 		w[i].slots = o->live / o->threads + (i < o->live % o->threads);
 		if (!w[i].slots)
 			w[i].slots = 1;
-		errno = pthread_create(&w[i].tid, NULL, run_worker, &w[i]);
-		if (errno)
-			die("pthread_create");
+		bench_thread_start(&w[i].tid, run_worker, &w[i]);
 	}
 	r.start = read_status();   /* the workers wait at the gate */
 	r.anon_peak_kib = r.start.anon_kib;
@@ -444,9 +425,7 @@ static struct result run(const struct options *o)
 	progress(o, "freeing");
 	gate();
 	for (unsigned i = 0; i < o->threads; i++) {
-		errno = pthread_join(w[i].tid, NULL);
-		if (errno)
-			die("pthread_join");
+		bench_thread_join(w[i].tid);
 		r.requests += w[i].requests;
 		r.calls += w[i].calls;
 		r.live_blocks += o->rounds < w[i].slots ? o->rounds : w[i].slots;
@@ -637,42 +616,31 @@ static void check_memory(const struct options *o)
 
 static struct options parse_options(int argc, char **argv)
 {
-	enum { OPT_TRIM = 256, OPT_CSV, OPT_ENV };
+	enum { OPT_BLOCKS = 256, OPT_SEED, OPT_TRIM };
 	static const struct option longopts[] = {
-		{ "threads", required_argument, NULL, 't' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "blocks", required_argument, NULL, 'b' },
-		{ "live", required_argument, NULL, 'l' },
-		{ "seed", required_argument, NULL, 's' },
+		BENCH_OPT_THREADS,
+		BENCH_OPT_COUNT("rounds"),
+		{ "blocks", required_argument, NULL, OPT_BLOCKS },
+		BENCH_OPT_LIVE,
+		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "trim", no_argument, NULL, OPT_TRIM },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "env", no_argument, NULL, OPT_ENV },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		ENV_OPTIONS_END,
 	};
 	struct options o = { 4, 256, 400, 256, 6, 0, 0 };
 	int c;
 
-	opterr = 0;     /* our own message, then the usage */
-	while ((c = getopt_long(argc, argv, ":t:r:b:l:s:h", longopts, NULL)) != -1) {
+	while ((c = env_getopt(argc, argv, ":t:n:l:h", longopts, usage)) != -1) {
 		switch (c) {
 		case 't': o.threads = count_option(optarg, "threads", 256); break;
-		case 'r': o.rounds = count_option(optarg, "rounds", 1000000); break;
-		case 'b': o.blocks = count_option(optarg, "blocks", 100000); break;
+		case 'n': o.rounds = count_option(optarg, "rounds", 1000000); break;
+		case OPT_BLOCKS: o.blocks = count_option(optarg, "blocks", 100000); break;
 		case 'l': o.live = count_option(optarg, "live", 1000000); break;
-		case 's':
-			if (bench_parse_u64(optarg, 0, UINT64_MAX, &o.seed))
-				bad_usage(usage, "--seed wants a whole number, not '%s'", optarg);
-			break;
+		case OPT_SEED: o.seed = bench_seed_option(usage, optarg); break;
 		case OPT_TRIM: o.trim = 1; break;
-		case OPT_CSV: o.csv = 1; break;
-		case OPT_ENV: env_print_header(stdout); exit(0);
-		case 'h': usage(stdout); exit(0);
-		default: bench_bad_option(usage, c, argv);
+		case ENV_OPT_CSV: o.csv = 1; break;
 		}
 	}
-	if (optind < argc)
-		bad_usage(usage, "unexpected argument '%s'", argv[optind]);
+	bench_no_arguments(usage, argc, argv);
 	check_memory(&o);
 	return o;
 }
@@ -685,10 +653,7 @@ int main(int argc, char **argv)
 
 	bench_start(argv[0]);
 	o = parse_options(argc, argv);
-	if (!o.csv) {
-		env_print_header(stdout);
-		fflush(stdout);
-	}
+	env_print_header_unless_csv(o.csv);
 	a = predict_arenas(o.threads);
 	r = run(&o);
 	if (o.csv)

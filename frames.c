@@ -35,6 +35,7 @@
 enum alloc_kind { ALLOC_CALLOC, ALLOC_MALLOC, ALLOC_MEMSET, ALLOC_ONCE };
 
 static const char *const alloc_names[] = { "calloc", "malloc", "memset", "once" };
+#define N_ALLOC (sizeof alloc_names / sizeof alloc_names[0])
 static const char *const alloc_blurbs[] = {
 	"calloc() per frame (the completed program)",
 	"malloc() per frame (the skeleton as shipped)",
@@ -61,12 +62,12 @@ static void usage(FILE *out)
 		"Allocate, render, check and free one frame at a time; report time,\n"
 		"page faults and corrupt pixels.\n"
 		"  -n, --frames N      frames to render (default 100)\n"
-		"  -a, --alloc KIND    calloc (default, the completed program), malloc\n"
+		"      --alloc KIND    calloc (default, the completed program), malloc\n"
 		"                      (the skeleton), memset (malloc + memset), once\n"
 		"                      (allocate one frame for the run, clear it per frame)\n"
-		"  -t, --tune          mallopt(M_MMAP_MAX, 0) and mallopt(M_TRIM_THRESHOLD, -1)\n"
+		"      --tune          mallopt(M_MMAP_MAX, 0) and mallopt(M_TRIM_THRESHOLD, -1)\n"
 		"  -s, --size BYTES    bytes per frame (default %" PRIu64 "; K, M, G suffixes)\n"
-		"  -v, --vary BYTES    vary each frame's size by up to BYTES (fixed seed)\n"
+		"      --vary BYTES    vary each frame's size by up to BYTES (fixed seed)\n"
 		"      --no-thp        turn transparent huge pages off for this process\n"
 		"      --csv           print a CSV header and one row instead\n"
 		"      --stats         print glibc's malloc_stats() (arenas, heap vs mmap) at the end\n"
@@ -721,59 +722,51 @@ static void print_csv(const struct options *o, const struct result *r,
 
 static struct options parse_options(int argc, char **argv)
 {
+	enum { OPT_ALLOC = 256, OPT_TUNE, OPT_VARY, OPT_NO_THP, OPT_STATS, OPT_TRIM };
 	static const struct option longopts[] = {
-		{ "frames", required_argument, NULL, 'n' },
-		{ "alloc", required_argument, NULL, 'a' },
-		{ "tune", no_argument, NULL, 't' },
-		{ "size", required_argument, NULL, 's' },
-		{ "vary", required_argument, NULL, 'v' },
-		{ "no-thp", no_argument, NULL, 'T' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "env", no_argument, NULL, 'e' },
-		{ "stats", no_argument, NULL, 'S' },
-		{ "trim", no_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		BENCH_OPT_COUNT("frames"),
+		{ "alloc", required_argument, NULL, OPT_ALLOC },
+		{ "tune", no_argument, NULL, OPT_TUNE },
+		BENCH_OPT_SIZE,
+		{ "vary", required_argument, NULL, OPT_VARY },
+		{ "no-thp", no_argument, NULL, OPT_NO_THP },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "trim", no_argument, NULL, OPT_TRIM },
+		ENV_OPTIONS_END,
 	};
 	struct options o = { 100, ALLOC_CALLOC, 0, FRAME_BYTES, 0, 0, 0, 0, 0 };
 	uint64_t v;
 	int c, k;
 
-	opterr = 0;     /* our own message, then the usage */
-	while ((c = getopt_long(argc, argv, ":n:a:ts:v:h", longopts, NULL)) != -1) {
+	while ((c = env_getopt(argc, argv, ":n:s:h", longopts, usage)) != -1) {
 		switch (c) {
 		case 'n':
 			if (bench_parse_u64(optarg, 1, 1000000, &v))
 				bad_usage(usage, "--frames wants a whole number from 1 to 1000000, not '%s'", optarg);
 			o.frames = (unsigned)v;
 			break;
-		case 'a':
-			for (k = 0; k < 4 && strcmp(optarg, alloc_names[k]); k++)
-				;
-			if (k == 4)
+		case OPT_ALLOC:
+			k = bench_name_index(alloc_names, N_ALLOC, optarg);
+			if (k < 0)
 				bad_usage(usage, "--alloc wants calloc, malloc, memset or once, not '%s'", optarg);
 			o.alloc = (enum alloc_kind)k;
 			break;
-		case 't': o.tune = 1; break;
+		case OPT_TUNE: o.tune = 1; break;
 		case 's':
 			if (bench_parse_size(optarg, WIDTH * sizeof(uint64_t), 1ull << 36, &o.size))
 				bad_usage(usage, "--size wants bytes from 30720 (one row) to 64G, e.g. 63M, not '%s'", optarg);
 			break;
-		case 'v':
+		case OPT_VARY:
 			if (bench_parse_size(optarg, 0, 1ull << 36, &o.vary))
 				bad_usage(usage, "--vary wants bytes, e.g. 1536K, not '%s'", optarg);
 			break;
-		case 'T': o.no_thp = 1; break;
-		case 'c': o.csv = 1; break;
-		case 'S': o.stats = 1; break;
-		case 'R': o.trim = 1; break;
-		case 'e': env_print_header(stdout); exit(0);
-		case 'h': usage(stdout); exit(0);
-		default:  bench_bad_option(usage, c, argv);
+		case OPT_NO_THP: o.no_thp = 1; break;
+		case ENV_OPT_CSV: o.csv = 1; break;
+		case OPT_STATS: o.stats = 1; break;
+		case OPT_TRIM: o.trim = 1; break;
 		}
 	}
-	if (optind < argc)
-		bad_usage(usage, "unexpected argument '%s'", argv[optind]);
+	bench_no_arguments(usage, argc, argv);
 	o.size &= ~(uint64_t)7;   /* whole pixels */
 	/* A 32-bit build cannot address a 3 GiB frame: say so rather than
 	 * let size_t wrap and render a 0-byte frame. */

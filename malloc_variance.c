@@ -259,10 +259,10 @@ static void *worker_run(void *arg)
 	memset(w->out, 0, w->n * sizeof *w->out);
 	if (w->row->kind == ROW_POOL && pool_init(&w->pool, w->row->size, POOL_BLOCKS))
 		die("mmap for the pool");
-	pthread_barrier_wait(w->ready);
+	bench_gate(w->ready);
 	if (w->is_main)
 		w->before = bench_usage_now();
-	pthread_barrier_wait(w->go);
+	bench_gate(w->go);
 	/* In twentieths, so the main thread can show how far the row is
 	 * between two samples (each sample is timed alone: a progress line
 	 * lands in none of them).  A forced-mmap row under strace runs for
@@ -347,22 +347,18 @@ static void run_row_here(const struct row *r, const struct config *cfg,
 	unsigned t;
 
 	set_thresholds(r, res);
-	if (pthread_barrier_init(&ready, NULL, cfg->threads) ||
-	    pthread_barrier_init(&go, NULL, cfg->threads))
-		die("pthread_barrier_init");
+	bench_gate_init(&ready, cfg->threads);
+	bench_gate_init(&go, cfg->threads);
 	for (t = 0; t < cfg->threads; t++) {
 		w[t] = (struct worker){ .row = r, .out = samples + t * cfg->iters,
 					.n = cfg->iters, .ready = &ready, .go = &go,
 					.is_main = t == 0 };
-		if (t > 0) {
-			errno = pthread_create(&tid[t], NULL, worker_run, &w[t]);
-			if (errno)
-				die("pthread_create");
-		}
+		if (t > 0)
+			bench_thread_start(&tid[t], worker_run, &w[t]);
 	}
 	worker_run(&w[0]);
 	for (t = 1; t < cfg->threads; t++)
-		pthread_join(tid[t], NULL);
+		bench_thread_join(tid[t]);
 	after = bench_usage_now();
 	res->minflt = bench_usage_delta(w[0].before, after).minflt;
 	res->via_mmap = r->kind == ROW_MALLOC && next_block_is_mmapped(r->size);
@@ -623,62 +619,64 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: malloc_variance [MODE] [--iters N] [--threads N] [--hist | --csv]\n"
 "                       [--mlock] [--history]\n"
-"       malloc_variance --self-test | --help\n"
+"       malloc_variance --self-test | --env | --help\n"
 "Times malloc + touch one byte + free, one call at a time, and prints the\n"
 "distribution in ns (nearest-rank percentiles) for each row.\n"
 "MODE (default all): all, small (32 B), medium (4 KiB), large (1 MiB,\n"
 "  default threshold), large-mmap (1 MiB, threshold 512 KiB), large-heap\n"
 "  (1 MiB, threshold 64 MiB, trim 128 MiB), pool (64 B free list).\n"
 "  The timer floor row is always printed first.\n"
-"  --iters N     samples per row and thread (default %d)\n"
-"  --threads N   N threads run each row at once (1-%d, default 1)\n"
-"  --hist        an ASCII histogram per row on power-of-two buckets\n"
-"  --csv         a header and one line per row instead of the table\n"
-"  --quantiles   CSV of label,pct,ns: every 1%% and 99.1..99.9%% (for plots)\n"
-"  --mlock       mlockall(MCL_CURRENT|MCL_FUTURE) before measuring\n"
-"  --history     (or --no-isolate) run the rows in one process: each row\n"
-"                inherits the allocator state the previous rows left\n"
-"  --self-test   check the pool hands out distinct, reusable blocks\n"
-"  --help        this text\n", DEFAULT_ITERS, MAX_THREADS);
+"  -n, --iters N     samples per row and thread (default %d)\n"
+"  -t, --threads N   N threads run each row at once (1-%d, default 1)\n"
+"      --hist        an ASCII histogram per row on power-of-two buckets\n"
+"      --csv         a header and one line per row instead of the table\n"
+"      --quantiles   CSV of label,pct,ns: every 1%% and 99.1..99.9%% (for plots)\n"
+"      --mlock       mlockall(MCL_CURRENT|MCL_FUTURE) before measuring\n"
+"      --history     (or --no-isolate) run the rows in one process: each row\n"
+"                    inherits the allocator state the previous rows left\n"
+"      --self-test   check the pool hands out distinct, reusable blocks\n"
+"      --env         print the environment check and exit\n"
+"  -h, --help        this text\n", DEFAULT_ITERS, MAX_THREADS);
 }
 
-static void usage_out(void) { usage(stdout); }
-
-/* Index of the first row the mode runs after the timer floor, or -1. */
-static int parse_mode(const char *m)
+/* The row a mode names (its index in rows[]), or -1. */
+static int row_index(const char *mode)
 {
-	if (!strcmp(m, "all"))
-		return 0;
 	for (size_t i = 1; i < NROWS; i++)
-		if (!strcmp(m, rows[i].mode))
+		if (!strcmp(mode, rows[i].mode))
 			return (int)i;
 	return -1;
 }
 
+/* Index of the first row the mode runs after the timer floor, 0 for all,
+ * or -1. */
+static int parse_mode(const char *m)
+{
+	return strcmp(m, "all") ? row_index(m) : 0;
+}
+
 static void parse_args(int argc, char **argv, struct config *cfg, int *mode)
 {
+	enum { OPT_HIST = 256, OPT_QUANTILES, OPT_MLOCK, OPT_HISTORY, OPT_SELF_TEST };
 	static const struct option opts[] = {
-		{ "iters",     required_argument, NULL, 'i' },
-		{ "threads",   required_argument, NULL, 't' },
-		{ "hist",      no_argument,       NULL, 'H' },
-		{ "csv",       no_argument,       NULL, 'c' },
-		{ "quantiles", no_argument,       NULL, 'q' },
-		{ "mlock",     no_argument,       NULL, 'm' },
-		{ "history",   no_argument,       NULL, 'y' },
-		{ "no-isolate", no_argument,      NULL, 'y' },
-		{ "self-test", no_argument,       NULL, 's' },
-		{ "help",      no_argument,       NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		BENCH_OPT_COUNT("iters"),
+		BENCH_OPT_THREADS,
+		{ "hist",      no_argument,       NULL, OPT_HIST },
+		{ "quantiles", no_argument,       NULL, OPT_QUANTILES },
+		{ "mlock",     no_argument,       NULL, OPT_MLOCK },
+		{ "history",   no_argument,       NULL, OPT_HISTORY },
+		{ "no-isolate", no_argument,      NULL, OPT_HISTORY },
+		{ "self-test", no_argument,       NULL, OPT_SELF_TEST },
+		ENV_OPTIONS_END,
 	};
 	uint64_t v;
 	int c;
 
 	*cfg = (struct config){ .iters = DEFAULT_ITERS, .threads = 1 };
 	*mode = 0;
-	/* A leading ":" makes a missing value return ':', not '?'. */
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = env_getopt(argc, argv, ":n:t:h", opts, usage)) != -1) {
 		switch (c) {
-		case 'i':
+		case 'n':
 			if (bench_parse_u64(optarg, 1, MAX_ITERS, &v))
 				bad_usage(usage, "--iters wants a whole number from 1 to %u, not '%s'",
 					  MAX_ITERS, optarg);
@@ -690,15 +688,12 @@ static void parse_args(int argc, char **argv, struct config *cfg, int *mode)
 					  MAX_THREADS, optarg);
 			cfg->threads = (unsigned)v;
 			break;
-		case 'H': cfg->hist = 1; break;
-		case 'c': cfg->csv = 1; break;
-		case 'q': cfg->csv = 2; break;     /* CSV mode, quantile rows */
-		case 'm': cfg->mlock = 1; break;
-		case 'y': cfg->history = 1; break;
-		case 's': exit(pool_self_test());
-		case 'h': usage_out(); exit(0);
-		default:
-			bench_bad_option(usage, c, argv);
+		case OPT_HIST: cfg->hist = 1; break;
+		case ENV_OPT_CSV: cfg->csv = 1; break;
+		case OPT_QUANTILES: cfg->csv = 2; break;     /* CSV mode, quantile rows */
+		case OPT_MLOCK: cfg->mlock = 1; break;
+		case OPT_HISTORY: cfg->history = 1; break;
+		case OPT_SELF_TEST: exit(pool_self_test());
 		}
 	}
 	/* The samples are held in memory, 8 bytes each: keep them under 400 MB. */
@@ -714,6 +709,27 @@ static void parse_args(int argc, char **argv, struct config *cfg, int *mode)
 	}
 	if (optind < argc)
 		bad_usage(usage, "one mode at a time: unexpected '%s'", argv[optind]);
+}
+
+/* Did the run measure row i (rows first..last and the timer floor)? */
+static int ran(int i, size_t first, size_t last)
+{
+	return i == 0 || (i > 0 && (size_t)i >= first && (size_t)i <= last);
+}
+
+/* Rows side by side, found by their mode names: a row added to rows[]
+ * moves no other. */
+static void print_ratios(const struct stats *st, size_t first, size_t last)
+{
+	const int mmap_row = row_index("large-mmap"), heap_row = row_index("large-heap");
+	const int pool_row = row_index("pool"), small_row = row_index("small");
+
+	if (ran(mmap_row, first, last) && ran(heap_row, first, last))
+		printf("  mmap/heap p50:   %.1fx (forced mmap p50 / heap, no trim p50)\n",
+		       st[mmap_row].p50 / st[heap_row].p50);
+	if (ran(pool_row, first, last) && ran(small_row, first, last))
+		printf("  pool/32 B p50:   %.2fx (pool 64 B p50 / malloc 32 B p50; means: %.2fx)\n",
+		       st[pool_row].p50 / st[small_row].p50, st[pool_row].mean / st[small_row].mean);
 }
 
 static void *map_samples(size_t n)
@@ -780,8 +796,7 @@ int main(int argc, char **argv)
 		die("mmap for the results");
 	memset(res, 0, sizeof *res * NROWS);
 
-	if (!cfg.csv)
-		env_print_header(stdout);
+	env_print_header_unless_csv(cfg.csv);
 	tpn = set_up_clock(&cfg);
 	if (cfg.mlock && !isolate)
 		mlock_err = lock_memory();
@@ -798,7 +813,7 @@ int main(int argc, char **argv)
 	print_table_head(&cfg);
 
 	for (size_t i = 0; i < NROWS; i++) {
-		if (i != 0 && (i < first || i > last))
+		if (!ran((int)i, first, last))
 			continue;
 		/* The timer floor allocates nothing: it needs no child. */
 		if (isolate && i != 0)
@@ -831,7 +846,7 @@ int main(int argc, char **argv)
 	printf("\n");
 	if (cfg.hist)
 		for (size_t i = 0; i < NROWS; i++)
-			if (i == 0 || (i >= first && i <= last))
+			if (ran((int)i, first, last))
 				print_hist(&rows[i], &st[i]);
 	for (size_t i = first; i <= last; i++)
 		if (res[i].threshold_capped)
@@ -841,12 +856,7 @@ int main(int argc, char **argv)
 		printf("  timer step:      %.1f ns (%" PRIu64 " ticks: the smallest nonzero gap between back-to-back reads)\n",
 		       step / tpn, step);
 	print_mlock(&cfg, mlock_err);
-	if (first <= 4 && last >= 5)
-		printf("  mmap/heap p50:   %.1fx (forced mmap p50 / heap, no trim p50)\n",
-		       st[4].p50 / st[5].p50);
-	if (first <= 1 && last >= 6)
-		printf("  pool/32 B p50:   %.2fx (pool 64 B p50 / malloc 32 B p50; means: %.2fx)\n",
-		       st[6].p50 / st[1].p50, st[6].mean / st[1].mean);
+	print_ratios(st, first, last);
 	printf("  elapsed:         %.1f s\n", bench_now() - t0);
 	return 0;
 }

@@ -25,7 +25,6 @@
  */
 #include "tools/env.h"
 
-#include <ctype.h>
 #include <dlfcn.h>
 #include <getopt.h>
 #include <limits.h>
@@ -71,19 +70,19 @@ static void usage(FILE *out)
 		"replaces a random one with a new block of a random size up to SIZE\n"
 		"bytes (SIZE x u^2, u uniform: a third of SIZE on average), writing\n"
 		"every page.  Reports time, faults and CPU time of those requests.\n"
-		"  -m, --mode MODE        pre25    threshold pinned at 128 KiB: glibc\n"
+		"      --mode MODE        pre25    threshold pinned at 128 KiB: glibc\n"
 		"                                  before 2.5 (default mode)\n"
 		"                         default  today's dynamic threshold\n"
 		"                         tuned    mmap threshold 16 MiB, trim threshold\n"
 		"                                  twice that\n"
-		"  -t, --threshold BYTES  pin M_MMAP_THRESHOLD at BYTES instead (the\n"
+		"      --threshold BYTES  pin M_MMAP_THRESHOLD at BYTES instead (the\n"
 		"                         report's build flag); trim stays as the mode has it\n"
 		"  -l, --live BYTES       bytes live across all threads (default 490000000)\n"
-		"  -w, --weak             weak scaling: --live is per thread, and every\n"
+		"      --weak             weak scaling: --live is per thread, and every\n"
 		"                         thread makes the same requests (one seed), so N\n"
 		"                         threads do exactly N times the work of one\n"
-		"  -s, --seed N           random seed (default 1541)\n"
-		"  -f, --fixed            every request is exactly SIZE bytes\n"
+		"      --seed N           random seed (default 1541)\n"
+		"      --fixed            every request is exactly SIZE bytes\n"
 		"      --stats            glibc's malloc_stats() and a malloc_info() summary,\n"
 		"                         taken when the timed part ends\n"
 		"      --csv              print a CSV header and one row instead\n"
@@ -97,16 +96,6 @@ static void usage(FILE *out)
 
 /* ---------------------------------------------------------------- sizes */
 
-/* splitmix64: small, fast, and the same sequence on every machine. */
-static uint64_t next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* The report's average request (421,006 B for SIZE 1,280,000) is a third
  * of SIZE, not half: its sizes leaned small.  SIZE x u^2 has mean SIZE/3. */
 static uint64_t request_size(const struct options *o, uint64_t *state)
@@ -115,7 +104,7 @@ static uint64_t request_size(const struct options *o, uint64_t *state)
 
 	if (o->fixed)
 		return o->size;
-	u = (double)(next_random(state) >> 11) * 0x1.0p-53;
+	u = (double)(bench_next_random(state) >> 11) * 0x1.0p-53;
 	return 1 + (uint64_t)(u * u * (double)(o->size - 1));
 }
 
@@ -242,12 +231,7 @@ static void *new_block(uint64_t size, struct tally *t)
 
 static void gate(void)
 {
-	int e = pthread_barrier_wait(&phase_gate);
-
-	if (e && e != PTHREAD_BARRIER_SERIAL_THREAD) {
-		errno = e;
-		die("pthread_barrier_wait");
-	}
+	bench_gate(&phase_gate);
 }
 
 static void *run_worker(void *arg)
@@ -271,7 +255,7 @@ static void *run_worker(void *arg)
 	gate();   /* all filled: main takes a snapshot */
 	gate();   /* go */
 	for (uint64_t i = 0; i < o->count; i++) {
-		uint64_t k = next_random(&state) % w->slots;
+		uint64_t k = bench_next_random(&state) % w->slots;
 
 		free(live[k]);
 		w->live_end -= len[k];
@@ -522,9 +506,7 @@ static struct result run(const struct options *o)
 	r.slots = (uint64_t)(o->live / (o->weak ? 1 : o->threads) / mean_request(o) + 0.5);
 	if (r.slots < 1)
 		r.slots = 1;
-	errno = pthread_barrier_init(&phase_gate, NULL, o->threads + 1);
-	if (errno)
-		die("pthread_barrier_init");
+	bench_gate_init(&phase_gate, o->threads + 1);
 
 	progress(o, "starting the threads and building the live set");
 	u0 = bench_usage_now();
@@ -533,9 +515,7 @@ static struct result run(const struct options *o)
 		w[i].o = o;
 		w[i].index = i;
 		w[i].slots = r.slots;
-		errno = pthread_create(&w[i].tid, NULL, run_worker, &w[i]);
-		if (errno)
-			die("pthread_create");
+		bench_thread_start(&w[i].tid, run_worker, &w[i]);
 	}
 	gate();
 	progress(o, "timed part");
@@ -552,9 +532,7 @@ static struct result run(const struct options *o)
 	progress(o, "freeing");
 	gate();
 	for (unsigned i = 0; i < o->threads; i++) {
-		errno = pthread_join(w[i].tid, NULL);
-		if (errno)
-			die("pthread_join");
+		bench_thread_join(w[i].tid);
 		add_tally(&r.fill, &w[i].fill);
 		add_tally(&r.churn, &w[i].churn);
 		r.live_start += w[i].live_start;
@@ -766,36 +744,30 @@ static void check_bounds(const struct options *o)
 
 static struct options parse_options(int argc, char **argv)
 {
-	enum { OPT_CSV = 256, OPT_ENV, OPT_STATS };
+	enum { OPT_MODE = 256, OPT_THRESHOLD, OPT_WEAK, OPT_SEED, OPT_FIXED, OPT_STATS };
 	static const struct option longopts[] = {
-		{ "mode", required_argument, NULL, 'm' },
-		{ "threshold", required_argument, NULL, 't' },
-		{ "live", required_argument, NULL, 'l' },
-		{ "weak", no_argument, NULL, 'w' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "fixed", no_argument, NULL, 'f' },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		BENCH_OPT_LIVE,
+		{ "weak", no_argument, NULL, OPT_WEAK },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "fixed", no_argument, NULL, OPT_FIXED },
 		{ "stats", no_argument, NULL, OPT_STATS },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "env", no_argument, NULL, OPT_ENV },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		ENV_OPTIONS_END,
 	};
 	struct options o = { 0, 0, 0, MODE_PRE25, 0, DEFAULT_LIVE, 1541, 0, 0, 0, 0 };
-	const char *arg;
-	size_t k;
-	int c;
+	int c, k;
 
-	opterr = 0;     /* our own message, then the usage */
-	while ((c = getopt_long(argc, argv, ":m:t:l:ws:fh", longopts, NULL)) != -1) {
+	bench_numbers_hint = "SIZE, COUNT and THREADS are whole numbers from 1";
+	while ((c = env_getopt(argc, argv, ":l:h", longopts, usage)) != -1) {
 		switch (c) {
-		case 'm':
-			for (k = 0; k < N_MODES && strcmp(optarg, mode_names[k]); k++)
-				;
-			if (k == N_MODES)
+		case OPT_MODE:
+			k = bench_name_index(mode_names, N_MODES, optarg);
+			if (k < 0)
 				bad_usage(usage, "--mode wants pre25, default or tuned, not '%s'", optarg);
 			o.mode = (enum mode)k;
 			break;
-		case 't':
+		case OPT_THRESHOLD:
 			/* mallopt() takes an int. */
 			if (parse_number(optarg, 1, INT_MAX, 1, &o.threshold))
 				bad_usage(usage, "--threshold wants bytes from 1 to %d, e.g. 16M, not '%s'",
@@ -805,27 +777,11 @@ static struct options parse_options(int argc, char **argv)
 			if (parse_number(optarg, 1, 1ull << 40, 1, &o.live))
 				bad_usage(usage, "--live wants bytes from 1 to 1024G, e.g. 490M, not '%s'", optarg);
 			break;
-		case 's':
-			if (parse_number(optarg, 0, UINT64_MAX, 0, &o.seed))
-				bad_usage(usage, "--seed wants a whole number, not '%s'", optarg);
-			break;
-		case 'w': o.weak = 1; break;
-		case 'f': o.fixed = 1; break;
+		case OPT_SEED: o.seed = bench_seed_option(usage, optarg); break;
+		case OPT_WEAK: o.weak = 1; break;
+		case OPT_FIXED: o.fixed = 1; break;
 		case OPT_STATS: o.stats = 1; break;
-		case OPT_CSV: o.csv = 1; break;
-		case OPT_ENV: env_print_header(stdout); exit(0);
-		case 'h': usage(stdout); exit(0);
-		case ':': bad_usage(usage, "%s needs a value", argv[optind - 1]);
-		default:
-			/* A short option's letter is in optopt; argv[optind - 1]
-			 * may still be the word before it ("-zt"). */
-			arg = argv[optind - 1];
-			if (arg[0] == '-' && isdigit((unsigned char)arg[1]))
-				bad_usage(usage, "'%s' is negative: SIZE, COUNT and THREADS are whole"
-					  " numbers from 1", arg);
-			if (optopt)
-				bad_usage(usage, "unknown option '-%c'", optopt);
-			bad_usage(usage, "unknown option '%s'", arg);
+		case ENV_OPT_CSV: o.csv = 1; break;
 		}
 	}
 	if (argc - optind != 3)
@@ -848,10 +804,7 @@ int main(int argc, char **argv)
 	if (page_bytes <= 0)
 		die("sysconf(_SC_PAGESIZE)");
 	o = parse_options(argc, argv);
-	if (!o.csv) {
-		env_print_header(stdout);
-		fflush(stdout);
-	}
+	env_print_header_unless_csv(o.csv);
 	p = apply_mode(&o);
 	r = run(&o);
 	if (o.csv)

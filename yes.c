@@ -82,16 +82,17 @@ static void usage(FILE *out)
 		"usage: %s [options]\n"
 		"Write \"y\\n\" from a buffer into a pipe that a child process drains;\n"
 		"report GiB/s for buffer sizes 2K..1M at four alignments.\n"
-		"  -b, --bytes BYTES   bytes through the pipe per run (default 256M)\n"
+		"      --bytes BYTES   bytes through the pipe per run (default 256M)\n"
 		"  -s, --size BYTES    one buffer size instead of the sweep (16 to 64M)\n"
-		"  -a, --align A       one alignment: malloc (as malloc returned it),\n"
+		"      --align A       one alignment: malloc (as malloc returned it),\n"
 		"                      page, page+8 or page+16 (default: all four)\n"
-		"  -r, --reps N        runs per row, the median is shown (default 3)\n"
-		"  -c, --cpus W,R      pin the writer to CPU W and the reader to CPU R\n"
+		"  -n, --reps N        runs per row, the median is shown (default 3)\n"
+		"      --cpus W,R      pin the writer to CPU W and the reader to CPU R\n"
 		"                      (0,0: one CPU; 0,1: two; default: not pinned)\n"
 		"      --read BYTES    only read BYTES from stdin and report the rate,\n"
 		"                      e.g.  yes | %s --read 1G\n"
 		"      --csv           a CSV header and one row per run instead\n"
+		"      --env           print the environment check and exit\n"
 		"  -h, --help          this text\n"
 		"BYTES take K, M or G (KiB, MiB, GiB).\n",
 		bench_prog, bench_prog);
@@ -567,25 +568,23 @@ static void parse_cpus(const char *s, struct options *o)
 
 static struct options parse_options(int argc, char **argv)
 {
+	enum { OPT_BYTES = 256, OPT_ALIGN, OPT_CPUS, OPT_READ };
 	static const struct option longopts[] = {
-		{ "bytes", required_argument, NULL, 'b' },
-		{ "size", required_argument, NULL, 's' },
-		{ "align", required_argument, NULL, 'a' },
-		{ "reps", required_argument, NULL, 'r' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "read", required_argument, NULL, 'R' },
-		{ "csv", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "bytes", required_argument, NULL, OPT_BYTES },
+		BENCH_OPT_SIZE,
+		{ "align", required_argument, NULL, OPT_ALIGN },
+		BENCH_OPT_COUNT("reps"),
+		{ "cpus", required_argument, NULL, OPT_CPUS },
+		{ "read", required_argument, NULL, OPT_READ },
+		ENV_OPTIONS_END,
 	};
 	struct options o = { 256u << 20, 0, -1, 3, 0, -1, -1, 0 };
 	uint64_t v;
-	int c, k;
+	int c;
 
-	opterr = 0;     /* our own message, then the usage */
-	while ((c = getopt_long(argc, argv, ":b:s:a:r:c:h", longopts, NULL)) != -1) {
+	while ((c = env_getopt(argc, argv, ":s:n:h", longopts, usage)) != -1) {
 		switch (c) {
-		case 'b':
+		case OPT_BYTES:
 			if (bench_parse_size(optarg, 1, 1ull << 40, &o.bytes))
 				bad_usage(usage, "--bytes wants bytes from 1 to 1T, e.g. 256M, not '%s'", optarg);
 			break;
@@ -593,30 +592,25 @@ static struct options parse_options(int argc, char **argv)
 			if (bench_parse_size(optarg, 16, 64u << 20, &o.size))
 				bad_usage(usage, "--size wants bytes from 16 to 64M, e.g. 16K, not '%s'", optarg);
 			break;
-		case 'a':
-			for (k = 0; k < N_ALIGN && strcmp(optarg, align_names[k]); k++)
-				;
-			if (k == N_ALIGN)
+		case OPT_ALIGN:
+			o.align = bench_name_index(align_names, N_ALIGN, optarg);
+			if (o.align < 0)
 				bad_usage(usage, "--align wants malloc, page, page+8 or page+16, not '%s'", optarg);
-			o.align = k;
 			break;
-		case 'r':
+		case 'n':
 			if (bench_parse_u64(optarg, 1, MAX_REPS, &v))
 				bad_usage(usage, "--reps wants a whole number from 1 to %d, not '%s'", MAX_REPS, optarg);
 			o.reps = (unsigned)v;
 			break;
-		case 'c': parse_cpus(optarg, &o); break;
-		case 'R':
+		case OPT_CPUS: parse_cpus(optarg, &o); break;
+		case OPT_READ:
 			if (bench_parse_size(optarg, 1, 1ull << 40, &o.read_only))
 				bad_usage(usage, "--read wants bytes from 1 to 1T, e.g. 1G, not '%s'", optarg);
 			break;
-		case 'C': o.csv = 1; break;
-		case 'h': usage(stdout); exit(0);
-		default:  bench_bad_option(usage, c, argv);
+		case ENV_OPT_CSV: o.csv = 1; break;
 		}
 	}
-	if (optind < argc)
-		bad_usage(usage, "unexpected argument '%s'", argv[optind]);
+	bench_no_arguments(usage, argc, argv);
 	if (o.read_only && (o.size || o.align >= 0 || o.writer_cpu >= 0))
 		bad_usage(usage, "--read only reads stdin: it takes no --size, --align or --cpus");
 	return o;

@@ -5,6 +5,7 @@
  * single compiler command.  Everything here is static; unused parts cost
  * nothing.  What it offers:
  *   die(), usage errors      uniform failure messages and exit codes
+ *   bench_getopt()           getopt_long with the kit's option rules (below)
  *   bench_parse_*()          numbers and sizes (K/M/G = KiB/MiB/GiB)
  *   bench_usage_*()          getrusage snapshots and deltas (faults, RSS, CPU)
  *   bench_now()              monotonic wall clock in seconds
@@ -15,7 +16,26 @@
  *   bench_sort(), bench_pct() sorting that allocates nothing; nearest-rank
  *                            percentiles
  *   bench_sink()             keeps the compiler from deleting measured work
- * The environment check (glibc, THP, tunables) lives in tools/env.h.
+ *   bench_next_random()      splitmix64: the same numbers on every machine
+ *   bench_gate()             a start line (barrier) for threads and main()
+ * The environment check (glibc, THP, the build) lives in tools/env.h, the
+ * rules glibc reads its tunables by in tools/tunables.h.
+ *
+ * Options: a short letter means one thing in every program that has it;
+ * a program without that option lacks the letter.  Options with no meaning
+ * shared by programs are long only.  Long names never differ in meaning.
+ *   -h  --help          the usage on stdout, exit 0            every program
+ *   -n  --frames N, --iters N, --rounds N, --reps N
+ *                       how many times the measured work repeats: frames,
+ *                       malloc_variance, arenas, yes (threads: COUNT)
+ *   -s  --size BYTES    the block or buffer under test: frames, yes
+ *                       (threads: SIZE)
+ *   -t  --threads N     worker threads: malloc_variance, arenas
+ *                       (threads: THREADS)
+ *   -l  --live N        what stays allocated: threads (bytes), arenas
+ *                       (blocks)
+ *   long only           --csv, --env (every lab), --seed, --stats, --trim,
+ *                       and each program's own options
  */
 #ifndef MALLOC_LABS_BENCH_H
 #define MALLOC_LABS_BENCH_H
@@ -30,6 +50,7 @@
 #include <stdio_ext.h>
 #include <gnu/libc-version.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -84,6 +105,11 @@ static void bad_usage(void (*usage)(FILE *), const char *fmt, ...)
 	exit(2);
 }
 
+/* Set by a program whose arguments are numbers (threads: SIZE COUNT
+ * THREADS): "-5" is then called negative, not an unknown option. */
+__attribute__((unused))
+static const char *bench_numbers_hint;
+
 /* The option getopt_long (with opterr = 0 and a leading ':' in the short
  * options) stopped at, as the user typed it: "-z" from "-zt", "--bogus",
  * then the usage; exit 2.  `c` is what getopt_long returned. */
@@ -98,7 +124,67 @@ static void bench_bad_option(void (*usage)(FILE *), int c, char **argv)
 		bad_usage(usage, "%s needs a value", is_long ? arg : shortname);
 	if (is_long)
 		bad_usage(usage, "unknown option '%.*s'", (int)strcspn(arg, "="), arg);
+	/* A short option's letter is in optopt; argv[optind - 1] may still be
+	 * the word before it ("-zt"), so only a whole "-5" is a number. */
+	if (bench_numbers_hint && arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9')
+		bad_usage(usage, "'%s' is negative: %s", arg, bench_numbers_hint);
 	bad_usage(usage, "unknown option '%s'", optopt ? shortname : arg);
+}
+
+/*
+ * getopt_long as every program uses it: the next option for the caller's
+ * switch, or -1 at the end.  It answers -h/--help itself (the usage on
+ * stdout, exit 0) and stops at an unknown option or a missing value with
+ * one line and the usage (exit 2); `shortopts` must start with ':' so a
+ * missing value can be told from an unknown option.
+ */
+__attribute__((unused))
+static int bench_getopt(int argc, char **argv, const char *shortopts,
+			const struct option *longopts, void (*usage)(FILE *))
+{
+	int c;
+
+	opterr = 0;     /* our own message, then the usage */
+	c = getopt_long(argc, argv, shortopts, longopts, NULL);
+	if (c == 'h') {
+		usage(stdout);
+		exit(0);
+	}
+	if (c == '?' || c == ':')
+		bench_bad_option(usage, c, argv);
+	return c;
+}
+
+/* The longopts rows of the options with a letter: the table above, in
+ * code, so a letter cannot drift to a second meaning.  -n has each
+ * program's own long name. */
+#define BENCH_OPT_COUNT(name) { name, required_argument, NULL, 'n' }
+#define BENCH_OPT_SIZE        { "size", required_argument, NULL, 's' }
+#define BENCH_OPT_THREADS     { "threads", required_argument, NULL, 't' }
+#define BENCH_OPT_LIVE        { "live", required_argument, NULL, 'l' }
+
+/* The rows a longopts table ends with: --help (answered by bench_getopt)
+ * and the end mark. */
+#define BENCH_OPTIONS_END \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ NULL, 0, NULL, 0 }
+
+/* After the options, for a program that takes no other arguments. */
+__attribute__((unused))
+static void bench_no_arguments(void (*usage)(FILE *), int argc, char **argv)
+{
+	if (optind < argc)
+		bad_usage(usage, "unexpected argument '%s'", argv[optind]);
+}
+
+/* Which of n names `s` is (an option's value: --alloc, --mode), or -1. */
+__attribute__((unused))
+static int bench_name_index(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return (int)i;
+	return -1;
 }
 
 /* At exit: stdout must have reached its file.  A full disk, a closed
@@ -203,6 +289,17 @@ static int bench_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t 
 		return -1;
 	*out = v;
 	return 0;
+}
+
+/* --seed's value: any whole number (threads, arenas). */
+__attribute__((unused))
+static uint64_t bench_seed_option(void (*usage)(FILE *), const char *s)
+{
+	uint64_t v;
+
+	if (bench_parse_u64(s, 0, UINT64_MAX, &v))
+		bad_usage(usage, "--seed wants a whole number, not '%s'", s);
+	return v;
 }
 
 /* ----------------------------------------------------- resources, clocks */
@@ -458,6 +555,60 @@ static uint64_t bench_pct(const uint64_t *sorted, size_t n, unsigned p_tenths)
 	if (rank > n)
 		rank = n;
 	return sorted[rank - 1];
+}
+
+/* --------------------------------------------------------------- threads */
+
+/* splitmix64: small, fast, and the same sequence on every machine, so a
+ * seed names a run exactly. */
+__attribute__((unused))
+static uint64_t bench_next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* A thread running fn(arg), or die(). */
+__attribute__((unused))
+static void bench_thread_start(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+	errno = pthread_create(tid, NULL, fn, arg);
+	if (errno)
+		die("pthread_create");
+}
+
+/* Wait for a thread to end, or die(). */
+__attribute__((unused))
+static void bench_thread_join(pthread_t tid)
+{
+	errno = pthread_join(tid, NULL);
+	if (errno)
+		die("pthread_join");
+}
+
+/* A start line for n threads (main() included), or die(). */
+__attribute__((unused))
+static void bench_gate_init(pthread_barrier_t *gate, unsigned n)
+{
+	errno = pthread_barrier_init(gate, NULL, n);
+	if (errno)
+		die("pthread_barrier_init");
+}
+
+/* Wait at a start line shared by main() and its workers: the phase a
+ * getrusage() snapshot brackets begins for every thread at once. */
+__attribute__((unused))
+static void bench_gate(pthread_barrier_t *gate)
+{
+	int e = pthread_barrier_wait(gate);
+
+	if (e && e != PTHREAD_BARRIER_SERIAL_THREAD) {
+		errno = e;
+		die("pthread_barrier_wait");
+	}
 }
 
 /* --------------------------------------------------------------- honesty */

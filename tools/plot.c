@@ -1119,14 +1119,13 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "hide",   required_argument, NULL, O_HIDE },
 		{ "width",  required_argument, NULL, O_WIDTH },
 		{ "height", required_argument, NULL, O_HEIGHT },
-		{ "help",   no_argument,       NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		BENCH_OPTIONS_END,
 	};
 	uint64_t v;
 	int c;
 
 	*o = (struct options){ .file = "-", .width = 960, .height = 600 };
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = bench_getopt(argc, argv, ":h", opts, usage)) != -1) {
 		switch (c) {
 		case O_X: o->x = optarg; break;
 		case O_Y: o->y = optarg; break;
@@ -1176,12 +1175,6 @@ static void parse_args(int argc, char **argv, struct options *o)
 				bad_usage(usage, "--height wants 240 to 4000 pixels, not '%s'", optarg);
 			o->height = (unsigned)v;
 			break;
-		case 'h': usage(stdout); exit(0);
-		case ':': bad_usage(usage, "%s needs a value", argv[optind - 1]);
-		default:
-			if (optopt)
-				bad_usage(usage, "unknown option '-%c'", optopt);
-			bad_usage(usage, "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
