@@ -422,18 +422,16 @@ sanitize: $(foreach b,asan-gcc asan-clang,$(addprefix build/$(b)/,$(LABS))) \
 	  $(foreach b,tsan-gcc tsan-clang,$(addprefix build/$(b)/,threads malloc_variance arenas))
 	tools/sanitize.sh $(SAN_BUILDS)
 
-build/asan-gcc/%: %.c $(HEADERS) build/kit-rev
-	@mkdir -p $(@D)
-	gcc $(SAN_CFLAGS) $(ASAN) $(KIT_DEF) -o $@ $< -pthread
-build/asan-clang/%: %.c $(HEADERS) build/kit-rev
-	@mkdir -p $(@D)
-	clang $(SAN_CFLAGS) $(ASAN) $(KIT_DEF) -o $@ $< -pthread
-build/tsan-gcc/%: %.c $(HEADERS) build/kit-rev
-	@mkdir -p $(@D)
-	gcc $(SAN_CFLAGS) $(TSAN) $(KIT_DEF) -o $@ $< -pthread
-build/tsan-clang/%: %.c $(HEADERS) build/kit-rev
-	@mkdir -p $(@D)
-	clang $(SAN_CFLAGS) $(TSAN) $(KIT_DEF) -o $@ $< -pthread
+# One rule, four builds: build/NAME/% by COMPILER with the sanitizer FLAGS.
+define san_build
+build/$(1)/%: %.c $$(HEADERS) build/kit-rev
+	@mkdir -p $$(@D)
+	$(2) $$(SAN_CFLAGS) $(3) $$(KIT_DEF) -o $$@ $$< -pthread
+endef
+$(eval $(call san_build,asan-gcc,gcc,$$(ASAN)))
+$(eval $(call san_build,asan-clang,clang,$$(ASAN)))
+$(eval $(call san_build,tsan-gcc,gcc,$$(TSAN)))
+$(eval $(call san_build,tsan-clang,clang,$$(TSAN)))
 
 clean:
 	rm -f $(LABS)
