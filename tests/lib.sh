@@ -51,8 +51,19 @@ tests_finish() {
 }
 trap tests_finish EXIT
 
-pass() { PASSED=$((PASSED + 1)); printf 'ok      %s\n' "$1"; : >"$TMP/.mark"; }
-skip() { SKIPPED=$((SKIPPED + 1)); printf 'skip    %s (%s)\n' "$1" "$2"; : >"$TMP/.mark"; }
+# say STATUS TEXT: "STATUS  TEXT" in lines of at most 100 columns, a long
+# text folded at a blank and carried on under itself (never cut).
+say() {
+	printf '%s\n' "$2" | awk -v st="$1" '{
+		line = sprintf("%-8s", st); w = 8; n = split($0, word, " ")
+		for (i = 1; i <= n; i++) {
+			if (w > 8 && w + 1 + length(word[i]) > 100) { print line; line = "        "; w = 8 }
+			line = line (w > 8 ? " " : "") word[i]; w += (w > 8 ? 1 : 0) + length(word[i])
+		}
+		print line }'
+}
+pass() { PASSED=$((PASSED + 1)); say ok "$1"; : >"$TMP/.mark"; }
+skip() { SKIPPED=$((SKIPPED + 1)); say skip "$1 ($2)"; : >"$TMP/.mark"; }
 
 # fail NAME WHY: prints NAME and the first 4 lines of WHY (each cut to 200
 # columns); the whole of WHY and of every file under $TMP written since the
@@ -77,7 +88,7 @@ fail() {
 				fi
 			done
 	} >"$rec" 2>&1
-	printf 'FAIL    %s\n' "$name"
+	say FAIL "$name"
 	printf '%s\n' "$why" | head -n 4 | cut -c1-200 | sed 's/^/        /'
 	printf '        (all of it: %s)\n' "$rec"
 	: >"$TMP/.mark"
