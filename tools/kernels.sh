@@ -264,8 +264,10 @@ mount -t tmpfs -o mode=755 rw /rw && mkdir /rw/upper /rw/work || fail "tmpfs"
 mount -t overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work overlay /newroot ||
 	fail "mount -t overlay"
 r=/newroot
-mount -t proc proc $r/proc && mount -t sysfs sys $r/sys && mount -t devtmpfs dev $r/dev &&
-	mount -t tmpfs tmp $r/tmp || fail "mounts in the new root"
+# No tmpfs over /tmp: the kit may itself live under /tmp (a CI clone), and
+# the overlay already makes /tmp writable.
+mount -t proc proc $r/proc && mount -t sysfs sys $r/sys && mount -t devtmpfs dev $r/dev ||
+	fail "mounts in the new root"
 mkdir -p $r/dev/pts $r/dev/shm && mount -t devpts pts $r/dev/pts && mount -t tmpfs shm $r/dev/shm
 # What a distribution's udev would make: scripts read /dev/stdin.
 ln -sf /proc/self/fd $r/dev/fd; ln -sf fd/0 $r/dev/stdin; ln -sf fd/1 $r/dev/stdout; ln -sf fd/2 $r/dev/stderr
