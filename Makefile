@@ -209,7 +209,7 @@ results:
 # lab1-tunables is the steps that set the policy from outside, lab1-strace
 # the step that counts the system calls.
 STEPS := 1 2 3 4 5 6 7 8 9
-WALK = @FRAMES=$(call count,FRAMES,1000000) RUN_DIR='$(RUN_DIR)' tools/walkthrough.sh
+WALK = @FRAMES=$(call count,FRAMES,1000000) RUN_DIR='$(RUN_DIR)' tools/lab1.sh
 .PHONY: lab1 lab1-tunables lab1-strace $(addprefix step,$(STEPS))
 lab1 run: frames
 	$(WALK) all
@@ -245,7 +245,7 @@ lab2 variance: malloc_variance
 	tools/pin.sh ./malloc_variance all --iters $(ITERS)
 
 lab2-tunables: malloc_variance
-	@VARIANCE_ITERS=$(ITERS) RUN_DIR='$(RUN_DIR)' tools/variance-tunables.sh
+	@VARIANCE_ITERS=$(ITERS) RUN_DIR='$(RUN_DIR)' tools/lab2-tunables.sh
 
 lab2-strace variance-strace: malloc_variance
 	@$(STRACE_OK); \
@@ -290,13 +290,13 @@ LAB3_KNOBS = COUNT_LARGE='$(COUNT_LARGE)' COUNT_FAST='$(COUNT_FAST)' COUNT_SMALL
 	REPEATS='$(REPEATS)' CSV='$(or $(CSV),0)' $(if $(THREADS),THREADS='$(THREADS)')
 .PHONY: lab3 bug1541 lab3-tunables lab3-strace bug1541-strace
 lab3 bug1541: threads
-	@$(LAB3_KNOBS) tools/bug1541.sh table
+	@$(LAB3_KNOBS) tools/lab3.sh table
 
 lab3-tunables: threads
-	@$(LAB3_KNOBS) tools/bug1541.sh tunables
+	@$(LAB3_KNOBS) tools/lab3.sh tunables
 
 lab3-strace bug1541-strace: threads
-	@$(LAB3_KNOBS) tools/bug1541.sh strace
+	@$(LAB3_KNOBS) tools/lab3.sh strace
 
 # ------------------------------------------------------------------ Lab 4
 # sizes: frames of 1-48 MiB, fixed and varying, untuned vs MALLOC_*_ vs
@@ -306,13 +306,13 @@ lab3-strace bug1541-strace: threads
 SCALE ?= 1
 .PHONY: lab4 lab4-tunables lab4-strace sizes gotcha
 lab4 sizes: frames
-	@SCALE=$(call count,SCALE,1000000) tools/sizes.sh table
+	@SCALE=$(call count,SCALE,1000000) tools/lab4.sh table
 
 lab4-tunables: frames
-	@SCALE=$(call count,SCALE,1000000) tools/sizes.sh tunables
+	@SCALE=$(call count,SCALE,1000000) tools/lab4.sh tunables
 
 lab4-strace: frames
-	@SCALE=$(call count,SCALE,1000000) tools/sizes.sh strace
+	@SCALE=$(call count,SCALE,1000000) tools/lab4.sh strace
 
 gotcha: tests/bin/gotcha
 	@echo '$$ tests/bin/gotcha'
@@ -331,13 +331,13 @@ gotcha: tests/bin/gotcha
 BYTES ?= 128M
 .PHONY: lab5 lab5-tunables lab5-strace yes-table
 lab5 yes-table: yes
-	@BYTES=$(call size,BYTES) tools/yes-table.sh table
+	@BYTES=$(call size,BYTES) tools/lab5.sh table
 
 lab5-tunables: yes
-	@BYTES=$(call size,BYTES) tools/yes-table.sh tunables
+	@BYTES=$(call size,BYTES) tools/lab5.sh tunables
 
 lab5-strace: yes
-	@BYTES=$(call size,BYTES) tools/yes-table.sh strace
+	@BYTES=$(call size,BYTES) tools/lab5.sh strace
 
 # ------------------------------------------------------------------ Lab 6
 # lab6: 1, 2, 4 ... MAX_THREADS worker threads, each three ways (glibc's
@@ -345,19 +345,19 @@ lab5-strace: yes
 # memory against the bytes live.  lab6-tunables: the same program at 8
 # threads under the settings that change it, from outside.  lab6-strace:
 # the system calls behind the heaps and behind malloc_trim.  Every command
-# is printed (tools/arenas.sh).  ROUNDS=64 is quicker.
+# is printed (tools/lab6.sh).  ROUNDS=64 is quicker.
 ROUNDS ?= 256
 MAX_THREADS ?=
 LAB6_KNOBS = ROUNDS=$(call count,ROUNDS,1000000) $(if $(MAX_THREADS),MAX_THREADS=$(call count,MAX_THREADS,256))
 .PHONY: lab6 lab6-tunables lab6-strace
 lab6: arenas
-	@$(LAB6_KNOBS) tools/arenas.sh table
+	@$(LAB6_KNOBS) tools/lab6.sh table
 
 lab6-tunables: arenas
-	@$(LAB6_KNOBS) tools/arenas.sh tunables
+	@$(LAB6_KNOBS) tools/lab6.sh tunables
 
 lab6-strace: arenas
-	@$(LAB6_KNOBS) tools/arenas.sh strace
+	@$(LAB6_KNOBS) tools/lab6.sh strace
 
 # ------------------------------------------------------------------ plots
 # plots: short runs of Labs 1, 2, 4, 5 and 6, drawn as SVG by tools/plot (the

@@ -60,9 +60,9 @@ else
 fi
 
 # make sizes, scaled right down: all seven rows, every cell filled.
-if SCALE=300 tools/sizes.sh >"$TMP/sizes" 2>&1 &&
+if SCALE=300 tools/lab4.sh >"$TMP/sizes" 2>&1 &&
    [ "$(grep -cE '^[0-9]+M.* \| +[0-9]+ / +[0-9.]+s +[0-9]+ \| +[0-9]+ / +[0-9.]+s \| +[0-9]+ / ' "$TMP/sizes")" -eq 7 ]; then
-	pass "lab4 tools/sizes.sh prints seven complete rows"
+	pass "lab4 tools/lab4.sh prints seven complete rows"
 else
-	fail "lab4 tools/sizes.sh" "$(tail -n 5 "$TMP/sizes")"
+	fail "lab4 tools/lab4.sh" "$(tail -n 5 "$TMP/sizes")"
 fi

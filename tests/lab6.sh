@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/lab6.sh - Lab 6 (arenas.c, tools/arenas.sh, frames --trim): the
+# tests/lab6.sh - Lab 6 (arenas.c, tools/lab6.sh, frames --trim): the
 # arena count against arena_get2()'s rule, malloc_trim's effect within one
 # run, the program's own live count, address space reserved per heap, the
 # targets and their strace counts, bad input.
@@ -185,7 +185,7 @@ else
 	grep -q "skipped: " "$L6A.ts" && pass "lab6-strace: says why it skipped" ||
 		fail "lab6-strace: says why it skipped" "no 'skipped:'"
 fi
-for c in "ROUNDS=0 tools/arenas.sh" "MAX_THREADS=x tools/arenas.sh" "tools/arenas.sh nosuch"; do
+for c in "ROUNDS=0 tools/lab6.sh" "MAX_THREADS=x tools/lab6.sh" "tools/lab6.sh nosuch"; do
 	# shellcheck disable=SC2086
 	env $c >"$L6A.out" 2>"$L6A.err"
 	rc=$?

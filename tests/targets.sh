@@ -47,9 +47,9 @@ knob_refused "make variance VARIANCE_ITERS=0: refused" T6 variance VARIANCE_ITER
 knob_refused "make variance-mlock VARIANCE_ITERS=1e5: refused" T6 variance-mlock VARIANCE_ITERS=1e5
 knob_refused "make demo-strace DEMO_FRAMES=0: refused" T6 demo-strace DEMO_FRAMES=0
 # The scripts check the same knobs when run by hand (exit 2, one line).
-for c in "FRAMES=0 tools/walkthrough.sh 1" "SCALE=0 tools/sizes.sh" "BYTES=1m tools/yes-table.sh" \
-	 "VARIANCE_ITERS=x tools/variance-tunables.sh" "FRAMES=-3 tools/demo-strace.sh" \
-	 "BYTES=17G tools/yes-table.sh" "FRAMES=1 tools/walkthrough.sh 10"; do
+for c in "FRAMES=0 tools/lab1.sh 1" "SCALE=0 tools/lab4.sh" "BYTES=1m tools/lab5.sh" \
+	 "VARIANCE_ITERS=x tools/lab2-tunables.sh" "FRAMES=-3 tools/demo-strace.sh" \
+	 "BYTES=17G tools/lab5.sh" "FRAMES=1 tools/lab1.sh 10"; do
 	# shellcheck disable=SC2086
 	env $c >"$W6.out" 2>"$W6.err"
 	rc=$?
@@ -63,29 +63,29 @@ done
 # ------------------------------------------------ a failure is a failure
 # The walkthrough keeps its outputs in RUN_DIR: one it cannot write is an
 # error before any run, not an empty summary.
-FRAMES=1 RUN_DIR=/dev/null/run tools/walkthrough.sh 1 >"$W6.out" 2>"$W6.err"
+FRAMES=1 RUN_DIR=/dev/null/run tools/lab1.sh 1 >"$W6.out" 2>"$W6.err"
 rc=$?
 if [ "$rc" -ne 0 ] && grep -q "cannot write" "$W6.err" && ! grep -q '^\$ ' "$W6.out"; then
-	pass "walkthrough: an unwritable RUN_DIR is an error before any run (exit $rc)"
+	pass "lab1.sh: an unwritable RUN_DIR is an error before any run (exit $rc)"
 else
-	fail "walkthrough: an unwritable RUN_DIR is an error before any run" "exit $rc: $(head -c 200 "$W6.err")"
+	fail "lab1.sh: an unwritable RUN_DIR is an error before any run" "exit $rc: $(head -c 200 "$W6.err")"
 fi
 # A frame that cannot be allocated (32 or 64 MiB of address space: Lab 1's
 # 63 MiB frame, Lab 4's 48 MiB row) fails the run;
 # the walkthrough and the Lab 4 table must stop there, non-zero.
-(ulimit -v 32768; FRAMES=1 RUN_DIR=$TMP/l6run tools/walkthrough.sh 1 3) >"$W6.out" 2>"$W6.err"
+(ulimit -v 32768; FRAMES=1 RUN_DIR=$TMP/l6run tools/lab1.sh 1 3) >"$W6.out" 2>"$W6.err"
 rc=$?
 if [ "$rc" -ne 0 ] && grep -q "the run failed" "$W6.err" && ! grep -q "Step 3" "$W6.out"; then
-	pass "walkthrough: stops at the first failed run, exit $rc"
+	pass "lab1.sh: stops at the first failed run, exit $rc"
 else
-	fail "walkthrough: stops at the first failed run" "exit $rc: $(tail -c 300 "$W6.err")"
+	fail "lab1.sh: stops at the first failed run" "exit $rc: $(tail -c 300 "$W6.err")"
 fi
-(ulimit -v 32768; SCALE=300 tools/sizes.sh) >"$W6.out" 2>"$W6.err"
+(ulimit -v 32768; SCALE=300 tools/lab4.sh) >"$W6.out" 2>"$W6.err"
 rc=$?
 if [ "$rc" -ne 0 ] && grep -q "the run failed" "$W6.err" && ! grep -q "^Read it" "$W6.out"; then
-	pass "sizes: stops at the first failed run, exit $rc"
+	pass "lab4.sh: stops at the first failed run, exit $rc"
 else
-	fail "sizes: stops at the first failed run" "exit $rc: $(tail -c 300 "$W6.err")"
+	fail "lab4.sh: stops at the first failed run" "exit $rc: $(tail -c 300 "$W6.err")"
 fi
 
 # ------------------------------------------------- make help names them all

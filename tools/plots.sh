@@ -76,7 +76,7 @@ draw() {
 drawn=()
 
 # ------------------------------------------------------------------ Lab 1
-# The walkthrough's runs (tools/walkthrough.sh), one each: step 2 is strace
+# The walkthrough's runs (tools/lab1.sh), one each: step 2 is strace
 # and has no run of its own; step 8's floor is --alloc once.
 csv=$CSV_DIR/lab1.csv
 rm -f "$csv"

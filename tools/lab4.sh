@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/sizes.sh [table|tunables|strace] - Lab 4's runs, as `make lab4`,
+# tools/lab4.sh [table|tunables|strace] - Lab 4's runs, as `make lab4`,
 # `make lab4-tunables` and `make lab4-strace` start them.
 #   table     frames of fixed and varying sizes, malloc + memset + free
 #             each, with glibc's default policy, with the two MALLOC_*_
@@ -14,10 +14,10 @@
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 . tools/lib.sh
-prog=sizes
+prog=lab4
 knob SCALE 1 1 1000000
 MODE=${1:-table}
-usage() { echo "usage: tools/sizes.sh [table|tunables|strace]"; }
+usage() { echo "usage: tools/lab4.sh [table|tunables|strace]"; }
 case $MODE in
 table|tunables|strace) ;;
 *) bad_usage "no mode '$MODE'" ;;

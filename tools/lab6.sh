@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/arenas.sh [table|tunables|strace] - Lab 6's runs, as `make lab6`,
+# tools/lab6.sh [table|tunables|strace] - Lab 6's runs, as `make lab6`,
 # `make lab6-tunables` and `make lab6-strace` start them.  Every command is
 # printed before it runs, exactly as a student would type it.
 #   table     1, 2, 4, ... MAX_THREADS threads, three runs each: glibc's

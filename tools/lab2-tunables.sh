@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/variance-tunables.sh - Lab 2 from outside, as `make lab2-tunables`
+# tools/lab2-tunables.sh - Lab 2 from outside, as `make lab2-tunables`
 # runs it: the 32 B row (`./malloc_variance small`) at one thread and at
 # two, under glibc's defaults, with the tcache off
 # (glibc.malloc.tcache_count=0), and with the tcache off and one arena for
@@ -14,7 +14,7 @@
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 . tools/lib.sh
-prog=variance-tunables
+prog=lab2-tunables
 knob VARIANCE_ITERS 200000 1 25000000
 ITERS=$VARIANCE_ITERS
 need_built malloc_variance

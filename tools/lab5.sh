@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/yes-table.sh [table|tunables|strace] - Lab 5's runs, as `make lab5`,
+# tools/lab5.sh [table|tunables|strace] - Lab 5's runs, as `make lab5`,
 # `make lab5-tunables` and `make lab5-strace` start them.  Every command is
 # printed before it runs, exactly as a student would type it.
 #   table     the size x alignment table with writer and reader on one CPU,
@@ -16,7 +16,7 @@
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 . tools/lib.sh
-prog=yes-table
+prog=lab5
 BYTES=${BYTES:-128M}
 MODE=${1:-table}
 
@@ -32,7 +32,7 @@ if [ $(( num )) -gt $(( (16 << 30) >> shift_by )) ]; then
 	echo "$prog: BYTES is at most 16G, not '$BYTES'" >&2
 	exit 2
 fi
-usage() { echo "usage: tools/yes-table.sh [table|tunables|strace]"; }
+usage() { echo "usage: tools/lab5.sh [table|tunables|strace]"; }
 case $MODE in
 table|tunables|strace) ;;
 *) bad_usage "no mode '$MODE'" ;;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/bug1541.sh table|report|tunables|strace - Lab 3's runs, as `make lab3`
+# tools/lab3.sh table|report|tunables|strace - Lab 3's runs, as `make lab3`
 # (alias bug1541), `make lab3-tunables` and `make lab3-strace` (alias
 # bug1541-strace) start them.  Every command is printed before it runs,
 # exactly as a student would type it; outputs are kept in .run/lab3/.
@@ -28,7 +28,7 @@ OUT=${LAB3_OUT:-.run/lab3}
 SHORT=0.25      # seconds: a timed part shorter than this is mostly start-up and noise
 . tools/lib.sh
 prog=lab3
-usage() { echo "usage: tools/bug1541.sh table|report|tunables|strace"; }
+usage() { echo "usage: tools/lab3.sh table|report|tunables|strace"; }
 
 # Knobs first: a bad one stops everything before the first run.
 knob COUNT_SMALL 10000 1 1000000000
@@ -224,7 +224,7 @@ table() {
 }
 
 # render: the CSV, table, ratios and speed-up from the runs kept in $OUT
-# (`tools/bug1541.sh report` prints them again, with the same knobs, without
+# (`tools/lab3.sh report` prints them again, with the same knobs, without
 # running anything).
 render() {
 	local lw=$LIVE id t r sides=1 f

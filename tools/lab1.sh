@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/walkthrough.sh STEP...|all - Lab 1's walkthrough, as `make lab1`,
+# tools/lab1.sh STEP...|all - Lab 1's walkthrough, as `make lab1`,
 # `make lab1-tunables` and `make stepN` run it.  Every command is printed
 # before it runs, exactly as a student would type it; outputs are kept in
 # RUN_DIR (default .run/) for the summary table.  The environment check is
@@ -11,7 +11,7 @@
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 . tools/lib.sh
-prog=walkthrough
+prog=lab1
 FRAMES=${FRAMES:-100}
 OUT=${RUN_DIR:-.run}
 
