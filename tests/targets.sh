@@ -227,7 +227,7 @@ widest "lab4" "$W6.l4" 100
 	pass "lab4: no progress on stderr when it is not a terminal"
 if command -v script >/dev/null 2>&1; then
 	script -qec "make --no-print-directory -s lab4 SCALE=300 >/dev/null" /dev/null >"$W6.tty" 2>&1
-	if grep -q "sizes: row 1 of 7" "$W6.tty"; then pass "lab4: progress on a terminal (script)"
+	if grep -q "lab4: row 1 of 7" "$W6.tty"; then pass "lab4: progress on a terminal (script)"
 	else fail "lab4: progress on a terminal (script)" "$(head -c 200 "$W6.tty")"; fi
 else
 	skip "lab4: progress on a terminal" "script (util-linux) is not installed"
