@@ -356,7 +356,7 @@ struct prediction {
 /* The main arena as the model replays it: byte addresses counted from the
  * page where the top chunk started before the loop. */
 struct arena_model {
-	uint64_t page, size_sz, minsize;
+	uint64_t page, minsize;
 	uint64_t top, top_size;  /* the top chunk */
 	struct mapped_pages mapped;
 	struct prediction *pr;
@@ -440,7 +440,7 @@ static struct prediction predict_faults(const struct options *o, const struct po
 	const unsigned allocs = o->alloc == ALLOC_ONCE ? 1 : o->frames;
 	uint64_t thr = pol->mmap_threshold, trim = pol->trim_threshold;
 	struct prediction pr = { 0 };
-	struct arena_model m = { page, sz, minsize, h->top_offset, h->top_bytes, h->mapped, &pr };
+	struct arena_model m = { page, minsize, h->top_offset, h->top_bytes, h->mapped, &pr };
 
 	pr.per_page = env_read_faults_per_page();
 	for (unsigned i = 0; i < allocs; i++) {

@@ -186,12 +186,5 @@ else
 		fail "lab6-strace: says why it skipped" "no 'skipped:'"
 fi
 for c in "ROUNDS=0 tools/lab6.sh" "MAX_THREADS=x tools/lab6.sh" "tools/lab6.sh nosuch"; do
-	# shellcheck disable=SC2086
-	env $c >"$L6A.out" 2>"$L6A.err"
-	rc=$?
-	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$L6A.err")" -eq 1 ] && [ ! -s "$L6A.out" ]; then
-		pass "$c: exit 2, one line, nothing ran"
-	else
-		fail "$c: exit 2, one line, nothing ran" "exit $rc: $(head -c 300 "$L6A.err")"
-	fi
+	check_refused "$c"
 done

@@ -115,6 +115,19 @@ check_exit() {
 	else fail "$name" "exit $got, want $want: $(cat "$TMP/err")"; fi
 }
 
+# check_refused "VAR=value... SCRIPT ARGS": a script given a bad knob or
+# argument exits 2 with one line on stderr, before running anything.
+check_refused() {
+	# shellcheck disable=SC2086
+	env $1 >"$TMP/out" 2>"$TMP/err"
+	local rc=$?
+	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ]; then
+		pass "$1: exit 2, one line, nothing ran"
+	else
+		fail "$1: exit 2, one line, nothing ran" "exit $rc: $(head -c 300 "$TMP/err")"
+	fi
+}
+
 # check_usage_error NAME CMD...: exit 2, a one-line reason, then the usage
 # on stderr, and nothing on stdout.
 check_usage_error() {
