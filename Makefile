@@ -84,7 +84,7 @@ all: $(LABS)
 
 # The shared headers: timing and options, the environment check, and the
 # rules glibc reads its tunables by.
-HEADERS := tools/bench.h tools/env.h tools/tunables.h
+HEADERS := tools/include/bench.h tools/include/env.h tools/include/tunables.h
 
 # The kit's revision, compiled into every lab (the "# built:" line, the
 # CSV's kit column): git describe, or "unknown" without git or a checkout.
@@ -99,7 +99,7 @@ build/kit-rev: FORCE
 
 # Each lab is one .c file plus the shared headers.  The recipe is echoed on
 # purpose: the flags are part of what a student should see.  -ldl: dladdr()
-# (tools/env.h) lives in libdl before glibc 2.34.
+# (tools/include/env.h) lives in libdl before glibc 2.34.
 %: %.c $(HEADERS) build/kit-rev
 	@$(call libc_check,$(CC))
 	$(CC) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC) $(CFLAGS)) -o $@ $< $(LDLIBS) -pthread -ldl
@@ -168,25 +168,25 @@ submit: $(LABS)
 	CC=$(call shq,$(CC)) CFLAGS=$(call shq,$(CFLAGS)) tools/submit.sh
 
 # questions: the student's answer sheet, answers/NAME.txt, with parameters
-# of their own (tools/questions.sh); make submit ANSWERS=answers/NAME.txt.
+# of their own (tools/grading/questions.sh); make submit ANSWERS=answers/NAME.txt.
 questions:
 	@s=$(call shq,$(STUDENT)); f=answers/$$s.txt; \
-	tools/questions.sh params "$$s" >/dev/null || exit 2; \
+	tools/grading/questions.sh params "$$s" >/dev/null || exit 2; \
 	if [ -e "$$f" ]; then echo "make questions: $$f exists: not overwriting your answers" >&2; exit 2; fi; \
-	mkdir -p answers && tools/questions.sh sheet "$$s" >"$$f.tmp" && mv "$$f.tmp" "$$f" && \
+	mkdir -p answers && tools/grading/questions.sh sheet "$$s" >"$$f.tmp" && mv "$$f.tmp" "$$f" && \
 	echo "answer sheet: $$f (fill it in, then make submit STUDENT=$$s ANSWERS=$$f)"
 
 # rerun: the submission made HERE from each answer sheet (the kit built
 # and make submit run on this machine at the sheet's name), then graded.
 rerun:
 	@test -n $(call shq,$(ANSWERS)) || { echo "usage: make rerun ANSWERS=sheet" >&2; exit 2; }
-	tools/rerun.sh $(call shq,$(ANSWERS)) || { rc=$$?; echo "make rerun: tools/rerun.sh exited $$rc" >&2; exit $$rc; }
+	tools/grading/rerun.sh $(call shq,$(ANSWERS)) || { rc=$$?; echo "make rerun: tools/grading/rerun.sh exited $$rc" >&2; exit $$rc; }
 
-# autograder: build/autograder.zip for Gradescope (tools/autograder/: it
-# grades the uploaded file).  tools/classroom/classroom.yml: the GitHub
+# autograder: build/autograder.zip for Gradescope (tools/grading/autograder/: it
+# grades the uploaded file).  tools/grading/classroom/classroom.yml: the GitHub
 # Classroom workflow (it re-runs the labs on the runner, then grades).
 autograder:
-	tools/autograder/build.sh
+	tools/grading/autograder/build.sh
 
 # make exits 2 whenever a recipe fails, so the grader's own status (1: a
 # FAIL, 3: ENV only) is printed here; scripts call tools/grade.sh directly.
@@ -195,8 +195,8 @@ grade:
 	@test -n $(call shq,$(FILE)) || { echo "usage: make grade FILE=submissions/NAME.txt (or a directory) [FORMAT=csv|feedback|gradescope]" >&2; exit 2; }
 	tools/grade.sh --format $(call shq,$(FORMAT)) $(call shq,$(FILE)) || { rc=$$?; echo "make grade: tools/grade.sh exited $$rc" >&2; exit $$rc; }
 
-reference: $(LABS) $(TEST_BINS) tools/plot
-	tools/record.sh $(LABS_TO_RECORD)
+reference: $(LABS) $(TEST_BINS) tools/plots/plot
+	tools/maint/record.sh $(LABS_TO_RECORD)
 	@$(MAKE) --no-print-directory reference-plots
 
 results:
@@ -209,7 +209,7 @@ results:
 # lab1-tunables is the steps that set the policy from outside, lab1-strace
 # the step that counts the system calls.
 STEPS := 1 2 3 4 5 6 7 8 9
-WALK = @FRAMES=$(call count,FRAMES,1000000) RUN_DIR='$(RUN_DIR)' tools/lab1.sh
+WALK = @FRAMES=$(call count,FRAMES,1000000) RUN_DIR='$(RUN_DIR)' tools/labs/lab1.sh
 .PHONY: lab1 lab1-tunables lab1-strace $(addprefix step,$(STEPS))
 lab1 run: frames
 	$(WALK) all
@@ -228,7 +228,7 @@ $(addprefix step,$(STEPS)): frames
 DEMO_FRAMES ?= 20
 .PHONY: demo-strace
 demo-strace: frames
-	@FRAMES=$(call count,DEMO_FRAMES,1000000) tools/demo-strace.sh
+	@FRAMES=$(call count,DEMO_FRAMES,1000000) tools/labs/demo-strace.sh
 
 # ------------------------------------------------------------------ Lab 2
 # variance: every row at VARIANCE_ITERS samples, pinned to one CPU; pin.sh
@@ -242,10 +242,10 @@ ITERS = $(call count,VARIANCE_ITERS,50000000)
 .PHONY: lab2 lab2-tunables lab2-strace variance variance-strace variance-hist \
 	variance-history variance-threads variance-mlock
 lab2 variance: malloc_variance
-	tools/pin.sh ./malloc_variance all --iters $(ITERS)
+	tools/labs/pin.sh ./malloc_variance all --iters $(ITERS)
 
 lab2-tunables: malloc_variance
-	@VARIANCE_ITERS=$(ITERS) RUN_DIR='$(RUN_DIR)' tools/lab2-tunables.sh
+	@VARIANCE_ITERS=$(ITERS) RUN_DIR='$(RUN_DIR)' tools/labs/lab2-tunables.sh
 
 lab2-strace variance-strace: malloc_variance
 	@$(STRACE_OK); \
@@ -255,11 +255,11 @@ lab2-strace variance-strace: malloc_variance
 	strace -f -c -S calls ./malloc_variance large-mmap --iters $(ITERS)
 
 variance-hist: malloc_variance
-	tools/pin.sh -q ./malloc_variance all --hist --iters $(ITERS)
+	tools/labs/pin.sh -q ./malloc_variance all --hist --iters $(ITERS)
 
 # The rows in one process: each inherits the heap the rows before it left.
 variance-history: malloc_variance
-	tools/pin.sh -q ./malloc_variance all --history --iters $(ITERS)
+	tools/labs/pin.sh -q ./malloc_variance all --history --iters $(ITERS)
 
 # Unpinned on purpose: two threads pinned to one CPU would take turns.
 variance-threads: malloc_variance
@@ -268,8 +268,8 @@ variance-threads: malloc_variance
 # A tenth of VARIANCE_ITERS (20,000): locked, each forced mmap faults in all
 # 257 pages of its block (~0.4 ms), so 200,000 would take over a minute.
 variance-mlock: malloc_variance
-	@n=$$(( ($(ITERS) + 9) / 10 )); echo "tools/pin.sh -q ./malloc_variance all --mlock --iters $$n"; \
-	tools/pin.sh -q ./malloc_variance all --mlock --iters $$n
+	@n=$$(( ($(ITERS) + 9) / 10 )); echo "tools/labs/pin.sh -q ./malloc_variance all --mlock --iters $$n"; \
+	tools/labs/pin.sh -q ./malloc_variance all --mlock --iters $$n
 
 # ------------------------------------------------------------------ Lab 3
 # lab3 (alias bug1541): the report's cases at 1 and at N = CPUs threads as
@@ -290,13 +290,13 @@ LAB3_KNOBS = COUNT_LARGE='$(COUNT_LARGE)' COUNT_FAST='$(COUNT_FAST)' COUNT_SMALL
 	REPEATS='$(REPEATS)' CSV='$(or $(CSV),0)' $(if $(THREADS),THREADS='$(THREADS)')
 .PHONY: lab3 bug1541 lab3-tunables lab3-strace bug1541-strace
 lab3 bug1541: threads
-	@$(LAB3_KNOBS) tools/lab3.sh table
+	@$(LAB3_KNOBS) tools/labs/lab3.sh table
 
 lab3-tunables: threads
-	@$(LAB3_KNOBS) tools/lab3.sh tunables
+	@$(LAB3_KNOBS) tools/labs/lab3.sh tunables
 
 lab3-strace bug1541-strace: threads
-	@$(LAB3_KNOBS) tools/lab3.sh strace
+	@$(LAB3_KNOBS) tools/labs/lab3.sh strace
 
 # ------------------------------------------------------------------ Lab 4
 # sizes: frames of 1-48 MiB, fixed and varying, untuned vs MALLOC_*_ vs
@@ -306,13 +306,13 @@ lab3-strace bug1541-strace: threads
 SCALE ?= 1
 .PHONY: lab4 lab4-tunables lab4-strace sizes gotcha
 lab4 sizes: frames
-	@SCALE=$(call count,SCALE,1000000) tools/lab4.sh table
+	@SCALE=$(call count,SCALE,1000000) tools/labs/lab4.sh table
 
 lab4-tunables: frames
-	@SCALE=$(call count,SCALE,1000000) tools/lab4.sh tunables
+	@SCALE=$(call count,SCALE,1000000) tools/labs/lab4.sh tunables
 
 lab4-strace: frames
-	@SCALE=$(call count,SCALE,1000000) tools/lab4.sh strace
+	@SCALE=$(call count,SCALE,1000000) tools/labs/lab4.sh strace
 
 gotcha: tests/bin/gotcha
 	@echo '$$ tests/bin/gotcha'
@@ -331,13 +331,13 @@ gotcha: tests/bin/gotcha
 BYTES ?= 128M
 .PHONY: lab5 lab5-tunables lab5-strace yes-table
 lab5 yes-table: yes
-	@BYTES=$(call size,BYTES) tools/lab5.sh table
+	@BYTES=$(call size,BYTES) tools/labs/lab5.sh table
 
 lab5-tunables: yes
-	@BYTES=$(call size,BYTES) tools/lab5.sh tunables
+	@BYTES=$(call size,BYTES) tools/labs/lab5.sh tunables
 
 lab5-strace: yes
-	@BYTES=$(call size,BYTES) tools/lab5.sh strace
+	@BYTES=$(call size,BYTES) tools/labs/lab5.sh strace
 
 # ------------------------------------------------------------------ Lab 6
 # lab6: 1, 2, 4 ... MAX_THREADS worker threads, each three ways (glibc's
@@ -345,22 +345,22 @@ lab5-strace: yes
 # memory against the bytes live.  lab6-tunables: the same program at 8
 # threads under the settings that change it, from outside.  lab6-strace:
 # the system calls behind the heaps and behind malloc_trim.  Every command
-# is printed (tools/lab6.sh).  ROUNDS=64 is quicker.
+# is printed (tools/labs/lab6.sh).  ROUNDS=64 is quicker.
 ROUNDS ?= 256
 MAX_THREADS ?=
 LAB6_KNOBS = ROUNDS=$(call count,ROUNDS,1000000) $(if $(MAX_THREADS),MAX_THREADS=$(call count,MAX_THREADS,256))
 .PHONY: lab6 lab6-tunables lab6-strace
 lab6: arenas
-	@$(LAB6_KNOBS) tools/lab6.sh table
+	@$(LAB6_KNOBS) tools/labs/lab6.sh table
 
 lab6-tunables: arenas
-	@$(LAB6_KNOBS) tools/lab6.sh tunables
+	@$(LAB6_KNOBS) tools/labs/lab6.sh tunables
 
 lab6-strace: arenas
-	@$(LAB6_KNOBS) tools/lab6.sh strace
+	@$(LAB6_KNOBS) tools/labs/lab6.sh strace
 
 # ------------------------------------------------------------------ plots
-# plots: short runs of Labs 1, 2, 4, 5 and 6, drawn as SVG by tools/plot (the
+# plots: short runs of Labs 1, 2, 4, 5 and 6, drawn as SVG by tools/plots/plot (the
 # kit's own C program) into PLOTS_DIR; the CSVs go beside them.  Shorter
 # still: FRAMES=N (default here 10), VARIANCE_ITERS=N (50000), BYTES=N (32M),
 # ROUNDS=N (64).
@@ -371,19 +371,19 @@ PLOT_KNOBS = FRAMES=$(if $(filter file,$(origin FRAMES)),10,$(FRAMES)) \
 	BYTES=$(if $(filter file,$(origin BYTES)),32M,$(BYTES)) \
 	ROUNDS=$(if $(filter file,$(origin ROUNDS)),64,$(ROUNDS))
 .PHONY: plots reference-plots clean-plot
-tools/plot: tools/plot.c tools/bench.h
+tools/plots/plot: tools/plots/plot.c tools/include/bench.h
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
 
-plots: $(LABS) tools/plot
-	@PLOTS_DIR=$(PLOTS_DIR) $(PLOT_KNOBS) tools/plots.sh
+plots: $(LABS) tools/plots/plot
+	@PLOTS_DIR=$(PLOTS_DIR) $(PLOT_KNOBS) tools/plots/plots.sh
 
-reference-plots: $(LABS) tools/plot
-	@PLOTS_DIR=results CSV_DIR=.run/plots $(PLOT_KNOBS) tools/plots.sh
+reference-plots: $(LABS) tools/plots/plot
+	@PLOTS_DIR=results CSV_DIR=.run/plots $(PLOT_KNOBS) tools/plots/plots.sh
 
-test: tools/plot tests/bin/xmlcheck
+test: tools/plots/plot tests/bin/xmlcheck
 clean: clean-plot
 clean-plot:
-	rm -f tools/plot
+	rm -f tools/plots/plot
 
 # ------------------------------------------------------------------ tests
 # A 2.31 build, once made, is kept up to date for tests/glibc-versions.sh.
@@ -413,14 +413,14 @@ build/arm64/%: %.c $(HEADERS) build/kit-rev
 
 # sanitize: every lab under AddressSanitizer + UndefinedBehaviorSanitizer,
 # and the threaded ones under ThreadSanitizer, built by gcc and by clang,
-# then short runs of every mode (tools/sanitize.sh).  Any report fails.
+# then short runs of every mode (tools/maint/sanitize.sh).  Any report fails.
 SAN_CFLAGS = -std=gnu11 -Wall -Wextra -O1 -g -fno-omit-frame-pointer
 ASAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN = -fsanitize=thread
 SAN_BUILDS = asan-gcc asan-clang tsan-gcc tsan-clang
 sanitize: $(foreach b,asan-gcc asan-clang,$(addprefix build/$(b)/,$(LABS))) \
 	  $(foreach b,tsan-gcc tsan-clang,$(addprefix build/$(b)/,threads malloc_variance arenas))
-	tools/sanitize.sh $(SAN_BUILDS)
+	tools/maint/sanitize.sh $(SAN_BUILDS)
 
 # One rule, four builds: build/NAME/% by COMPILER with the sanitizer FLAGS.
 define san_build
@@ -440,7 +440,7 @@ clean:
 	rm -rf build
 
 # ------------------------------------------------------------------ glibc versions
-# Other glibc releases, each through its own loader (tools/glibc.sh fetches
+# Other glibc releases, each through its own loader (tools/platforms/glibc.sh fetches
 # Debian's libc6 into a cache outside this tree).  glibc-2.31: the labs
 # rebuilt against Debian bullseye's headers and libraries into
 # build/glibc-2.31/ (a binary built here needs GLIBC_2.34 and does not start
@@ -454,12 +454,12 @@ OLD_LABS     := $(addprefix build/glibc-2.31/,$(LABS))
 glibc-2.31: $(OLD_LABS)
 
 # Fetched (once, cached) only when a 2.31 binary is to be built.
-OLD_SYSROOT = $(eval OLD_SYSROOT := $$(shell tools/glibc.sh sysroot bullseye))$(OLD_SYSROOT)
+OLD_SYSROOT = $(eval OLD_SYSROOT := $$(shell tools/platforms/glibc.sh sysroot bullseye))$(OLD_SYSROOT)
 
 # --sysroot moves the headers; -B and -L put bullseye's crt files and
 # libraries before the ones gcc finds beside itself.
 build/glibc-2.31/%: %.c $(HEADERS) build/kit-rev
-	$(if $(OLD_SYSROOT),,$(error no glibc 2.31 sysroot: tools/glibc.sh sysroot bullseye failed))
+	$(if $(OLD_SYSROOT),,$(error no glibc 2.31 sysroot: tools/platforms/glibc.sh sysroot bullseye failed))
 	@mkdir -p $(@D)
 	$(OLD_GLIBC_CC) $(CFLAGS) $(KIT_DEF) --sysroot=$(OLD_SYSROOT) -B$(OLD_SYSROOT)/usr/lib/$(MULTIARCH)/ \
 		-L$(OLD_SYSROOT)/usr/lib/$(MULTIARCH) -L$(OLD_SYSROOT)/lib/$(MULTIARCH) -o $@ $< $(LDLIBS) -pthread -ldl
@@ -468,7 +468,7 @@ build/glibc-2.31/%: %.c $(HEADERS) build/kit-rev
 # to stderr (make glibc-2.31 shows them), the table to stdout.
 matrix: frames
 	-@$(MAKE) --no-print-directory -q glibc-2.31 || $(MAKE) --no-print-directory glibc-2.31 >&2
-	@FRAMES=$(if $(filter command line environment,$(origin FRAMES)),$(FRAMES),4) tools/matrix.sh
+	@FRAMES=$(if $(filter command line environment,$(origin FRAMES)),$(FRAMES),4) tools/platforms/matrix.sh
 
 # ------------------------------------------------------------------ kernels
 # kernels: Debian's stock kernels (bookworm's 6.1, trixie's 6.12, fetched
@@ -478,4 +478,4 @@ matrix: frames
 # make submit graded by tools/grade.sh.  One table; FRAMES a check
 # (default 4 here).  Several minutes under TCG; CI runs it, make test not.
 kernels: $(LABS)
-	tools/kernels.sh$(if $(filter command line environment,$(origin FRAMES)), --frames $(call count,FRAMES,100000))
+	tools/platforms/kernels.sh$(if $(filter command line environment,$(origin FRAMES)), --frames $(call count,FRAMES,100000))

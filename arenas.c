@@ -23,7 +23,7 @@
  *        really holds), "arenas" against "predicted", and the RssAnon
  *        before and after malloc_trim.
  */
-#include "tools/env.h"
+#include "tools/include/env.h"
 
 #include <getopt.h>
 #include <malloc.h>
@@ -82,7 +82,7 @@ struct status {
 	long rss_kib, anon_kib, hwm_kib, size_kib;   /* VmRSS RssAnon VmHWM VmSize */
 };
 
-/* One reading, without malloc (tools/env.h): RSS is what is measured. */
+/* One reading, without malloc (tools/include/env.h): RSS is what is measured. */
 static struct status read_status(void)
 {
 	char text[4096];
@@ -222,7 +222,7 @@ static void *run_worker(void *arg)
 
 /* ------------------------------------------------------------ prediction */
 
-/* A malloc tunable in force from the environment (tools/env.h), or 0. */
+/* A malloc tunable in force from the environment (tools/include/env.h), or 0. */
 static uint64_t tunable_in_force(const char *name)
 {
 	const struct env_malloc *m = env_malloc_policy();

@@ -20,7 +20,7 @@
  * Look at: minor faults (and faults/frame against the prediction), time,
  *        corrupt pixels, and which frames came from mmap.
  */
-#include "tools/env.h"
+#include "tools/include/env.h"
 
 #include <getopt.h>
 #include <malloc.h>
@@ -171,7 +171,7 @@ static size_t frame_size(const struct options *o, uint64_t *seed)
 
 /* The settings that decide where a big block comes from and whether
  * free() gives it back: glibc's defaults, then the environment as the
- * running glibc reads it (tools/env.h), then --tune.  Used to predict the
+ * running glibc reads it (tools/include/env.h), then --tune.  Used to predict the
  * fault count from first principles. */
 struct policy {
 	uint64_t mmap_threshold, trim_threshold, top_pad, mmap_max;
@@ -603,7 +603,7 @@ struct trim_result {
 	int returned;
 };
 
-/* VmRSS, read without malloc (tools/env.h). */
+/* VmRSS, read without malloc (tools/include/env.h). */
 static long vm_rss_kib(void)
 {
 	char text[4096];

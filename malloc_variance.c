@@ -10,7 +10,7 @@
  * includes that floor.
  *
  * Build and run:   make malloc_variance
- *                  tools/pin.sh ./malloc_variance          (or: make variance)
+ *                  tools/labs/pin.sh ./malloc_variance          (or: make variance)
  *                  ./malloc_variance large-mmap --hist
  *                  ./malloc_variance --help
  *
@@ -22,7 +22,7 @@
  * mallopt settings) carries from one row to the next: --history runs them
  * in one process so you can watch that happen.
  */
-#include "tools/env.h"
+#include "tools/include/env.h"
 
 #include <getopt.h>
 #include <malloc.h>

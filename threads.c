@@ -23,7 +23,7 @@
  *        per page written in a block that came straight from mmap), sys
  *        time, and time per request at 1 thread and at N threads.
  */
-#include "tools/env.h"
+#include "tools/include/env.h"
 
 #include <dlfcn.h>
 #include <getopt.h>
@@ -286,7 +286,7 @@ struct policy {
 };
 
 /* The policy the environment set, as the running glibc read it
- * (tools/env.h: GLIBC_TUNABLES and the MALLOC_* aliases, misspellings and
+ * (tools/include/env.h: GLIBC_TUNABLES and the MALLOC_* aliases, misspellings and
  * rejected values already dropped).  Setting any of mmap_threshold,
  * trim_threshold, top_pad or mmap_max switches the dynamic threshold off,
  * as mallopt does. */

@@ -22,7 +22,7 @@
  *        and "sleeps": how often writer and reader blocked on the pipe.
  */
 #define _GNU_SOURCE     /* F_GETPIPE_SZ, sched_setaffinity */
-#include "tools/env.h"
+#include "tools/include/env.h"
 
 #include <fcntl.h>
 #include <getopt.h>

@@ -17,14 +17,14 @@ cg_knobs() { env FRAMES=2 SCALE=50 VARIANCE_ITERS=2000 COUNT_LARGE=200 BYTES=1M 
 
 # ------------------------------------------------------------ answer sheets
 # Three names, three sets of parameters.
-p1=$(tools/questions.sh params cg-ada) p2=$(tools/questions.sh params cg-bob) p3=$(tools/questions.sh params cg-eve)
+p1=$(tools/grading/questions.sh params cg-ada) p2=$(tools/grading/questions.sh params cg-bob) p3=$(tools/grading/questions.sh params cg-eve)
 if [ -n "$p1" ] && [ "$p1" != "$p2" ] && [ "$p2" != "$p3" ] && [ "$p1" != "$p3" ] &&
    [ "$(printf '%s\n%s\n%s\n' "$p1" "$p2" "$p3" | tr ' ' '\n' | sort -u | wc -l)" -eq 9 ]; then
 	pass "questions: three students, three different sets of parameters"
 else
 	fail "questions: parameters per student" "$p1 | $p2 | $p3"
 fi
-check_usage_error "questions: a hidden name is refused" tools/questions.sh params .x
+check_usage_error "questions: a hidden name is refused" tools/grading/questions.sh params .x
 
 # cg_fill SHEET: every answer worked out from first principles here
 # (page size, faults a page read then written, the knobs above), not
@@ -46,9 +46,9 @@ cg_fill() {
 	/^yes_addr_mod:/ { $0 = $0 " 16" }
 	{ print }' "$1"
 }
-RF=$(./frames --csv --frames 1 --size 1M 2>/dev/null | tools/csvget read_faults_per_page)
-GMIN=$(./frames --csv --frames 1 --size 1M 2>/dev/null | tools/csvget glibc | cut -d. -f2)
-tools/questions.sh sheet cg-ada >"$CG/ada-sheet.txt"
+RF=$(./frames --csv --frames 1 --size 1M 2>/dev/null | tools/lib/csvget read_faults_per_page)
+GMIN=$(./frames --csv --frames 1 --size 1M 2>/dev/null | tools/lib/csvget glibc | cut -d. -f2)
+tools/grading/questions.sh sheet cg-ada >"$CG/ada-sheet.txt"
 cg_fill "$CG/ada-sheet.txt" >"$CG/ada-filled.txt"
 SUB=$CG/ada.txt
 cg_knobs STUDENT=cg-ada ANSWERS="$CG/ada-filled.txt" OUT="$SUB" tools/submit.sh >"$CG/sub.out" 2>"$CG/sub.err"; rc=$?
@@ -89,7 +89,7 @@ if [ $rc -eq 2 ] && [ ! -e "$CG/bob.txt" ] && grep -q 'is for "cg-ada", not cg-b
 else
 	fail "submit: another student's answer sheet" "exit $rc: $(cat "$CG/sub.err")"
 fi
-tools/questions.sh sheet cg-bob | awk 'NR == FNR { if (/^[a-z_0-9]+: / && $1 !~ /^(answers|student|q_[a-z0-9]+):$/) ans[$1] = $0; next }
+tools/grading/questions.sh sheet cg-bob | awk 'NR == FNR { if (/^[a-z_0-9]+: / && $1 !~ /^(answers|student|q_[a-z0-9]+):$/) ans[$1] = $0; next }
 	($1 in ans) { $0 = ans[$1] } { print }' "$CG/ada-filled.txt" - >"$CG/bob-copied.txt"
 cg_knobs STUDENT=cg-bob ANSWERS="$CG/bob-copied.txt" OUT="$CG/bob.txt" tools/submit.sh >"$CG/sub.out" 2>"$CG/sub.err"
 if [ -f "$CG/bob.txt" ]; then
@@ -120,7 +120,7 @@ cg_case() {
 }
 # cg_row STEP COL VALUE: set COL (by header name) in STEP's data row.
 cg_row() {
-	awk -v step="$1" -v col="$2" -v val="$3" "$(cat tools/csv.awk)"'
+	awk -v step="$1" -v col="$2" -v val="$3" "$(cat tools/lib/csv.awk)"'
 		$0 == "@run " step { r = 1; k = 0 }
 		r && /^csv: / { line = substr($0, 6); n = csv_split(line, f)
 			if (!k) { for (i = 1; i <= n; i++) if (f[i] == col) k = i }
@@ -131,7 +131,7 @@ cg_row() {
 		{ print }' "$SUB"
 }
 if [ -f "$SUB" ]; then
-	f34=$(tools/csvget minor_faults <(sed -n '/^@run lab4.34M$/,/^@end/s/^csv: //p' "$SUB"))
+	f34=$(tools/lib/csvget minor_faults <(sed -n '/^@run lab4.34M$/,/^@end/s/^csv: //p' "$SUB"))
 	cg_row lab4.34M minor_faults $((f34 + 1000)) >"$CG/f.txt"
 	cg_case "forgery: one count edited, the readable table true -> FAIL (the count, human_table)" 1 \
 		'^FAIL  lab4\.34M +minor_faults' '^FAIL  file +human_table'
@@ -207,7 +207,7 @@ if [ -f "$SUB" ]; then
 	cp "$SUB" "$CG/dir/c
 d.txt"
 	tools/grade.sh --csv "$CG/dir" >"$CG/csv" 2>"$CG/err"; rc=$?
-	fields=$(awk "$(cat tools/csv.awk)"'{ print csv_split($0, f) }' "$CG/csv" | sort -u | tr '\n' ' ')
+	fields=$(awk "$(cat tools/lib/csv.awk)"'{ print csv_split($0, f) }' "$CG/csv" | sort -u | tr '\n' ' ')
 	if [ "$(wc -l <"$CG/csv")" -eq 4 ] && [ "$fields" = "15 " ] &&
 	   grep -q '^[^,]*a\.txt,"eve,172,172,0,0,",' "$CG/csv" && grep -q ",\"'=HYPERLINK(" "$CG/csv" &&
 	   grep -q 'c?d\.txt' "$CG/csv"; then
@@ -389,7 +389,7 @@ fi
 
 # Re-run where it matters: the sheet in, make submit on this machine, graded.
 if [ -f "$SUB" ]; then
-	cg_knobs tools/rerun.sh "$CG/ada-filled.txt" >"$CG/out" 2>"$CG/err"; rc=$?
+	cg_knobs tools/grading/rerun.sh "$CG/ada-filled.txt" >"$CG/out" 2>"$CG/err"; rc=$?
 	rdir=$(sed -n 's/^rerun: the submissions made here: //p' "$CG/err")
 	if [ $rc -eq 0 ] && [ -n "$rdir" ] && [ -f "$rdir/cg-ada.txt" ] && cg_has '^Answers: 15/15$' &&
 	   cg_has '^submissions/rerun\.[^,]*/cg-ada\.txt,cg-ada,'; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/env-check.sh - the environment check (tools/env.h) against the
+# tests/env-check.sh - the environment check (tools/include/env.h) against the
 # authority: what the running glibc's own loader parsed.
 #
 # `ld.so --list-tunables` (glibc 2.33+) prints every tunable's value after
@@ -82,11 +82,11 @@ env_check_loader() {
 }
 
 env_check_loader "system glibc"
-# Other glibc releases, when tools/glibc.sh has them cached (.ci/run and
+# Other glibc releases, when tools/platforms/glibc.sh has them cached (.ci/run and
 # `make matrix` fetch them; tests never touch the network).
 for suite in bullseye trixie sid; do
 	cache=${MALLOC_LABS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/malloc-labs}/glibc/$suite
-	if [ -x tools/glibc.sh ] && [ -d "$cache/root" ] && p=$(tools/glibc.sh prefix "$suite" 2>/dev/null) &&
+	if [ -x tools/platforms/glibc.sh ] && [ -d "$cache/root" ] && p=$(tools/platforms/glibc.sh prefix "$suite" 2>/dev/null) &&
 	   [ -n "$p" ]; then
 		# shellcheck disable=SC2086
 		env_check_loader "$suite" $p

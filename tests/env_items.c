@@ -1,11 +1,11 @@
 /*
- * tests/env_items.c - print what tools/env.h makes of the environment's
+ * tests/env_items.c - print what tools/include/env.h makes of the environment's
  * malloc settings, one line per item: "NAME VALUE FATE" (VALUE in hex,
  * as `ld.so --list-tunables` prints SIZE_T tunables), then the policy
  * the model will use.  tests/env-check.sh compares the items with what the
  * running loader itself parsed, for each glibc it can run.
  */
-#include "tools/env.h"
+#include "tools/include/env.h"
 
 static const char *const fates[] = {
 	"applied", "misread", "unknown", "malformed", "range", "refused", "secure",

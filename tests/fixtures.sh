@@ -2,7 +2,7 @@
 # tests/fixtures.sh - the grader against submissions recorded on other
 # kernels (tests/fixtures/, see its README), and the grader's model against
 # the program's own on a submission made here: for every frames record,
-# tools/grade.awk's expected faults equal the predicted_faults frames
+# tools/grading/grade.awk's expected faults equal the predicted_faults frames
 # printed, so the two models cannot drift apart.
 . "$(dirname "$0")/lib.sh" || exit 1
 
@@ -41,7 +41,7 @@ if [ -f "$TMP/fx_sub.txt" ]; then
 	EXPECT_OUT=$TMP/fx_expect tools/grade.sh "$TMP/fx_sub.txt" >"$TMP/fx_out" 2>&1; rc=$?
 	cmp_num "fixtures: a submission made here grades clean (exit status)" "$rc" -eq 0
 	# predicted_faults of each step's main record, by header name
-	awk "$(cat tools/csv.awk)"'
+	awk "$(cat tools/lib/csv.awk)"'
 		/^@run / { id = $2; nh = 0; next }
 		/^csv: / { line = substr($0, 6)
 			if (!nh) { nh = csv_split(line, h); for (i = 1; i <= nh; i++) c[h[i]] = i; next }

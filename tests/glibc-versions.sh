@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/glibc-versions.sh - the Lab 4 checks whose answer depends on the
-# glibc version, run under other releases' own loaders (tools/glibc.sh).
+# glibc version, run under other releases' own loaders (tools/platforms/glibc.sh).
 # The loaders come from the cache, or are fetched once (.ci/run fetches
 # them first); when that fails the checks are skipped with the reason,
 # never passed.
@@ -38,15 +38,15 @@ l9run() {
 }
 
 # The tool itself: usage errors need no network.
-check_usage_error "lab9 glibc.sh without a command: usage, exit 2" tools/glibc.sh
-check_usage_error "lab9 glibc.sh with an unknown suite: usage, exit 2" tools/glibc.sh prefix nosuch
-check_usage_error "lab9 matrix.sh with an argument: usage, exit 2" tools/matrix.sh --frames
+check_usage_error "lab9 glibc.sh without a command: usage, exit 2" tools/platforms/glibc.sh
+check_usage_error "lab9 glibc.sh with an unknown suite: usage, exit 2" tools/platforms/glibc.sh prefix nosuch
+check_usage_error "lab9 matrix.sh with an argument: usage, exit 2" tools/platforms/matrix.sh --frames
 
 # A loader for SUITE, from the cache or fetched (at most once a run).
 # Sets L9PFX, or L9WHY to the reason it could not.
 l9loader() {
 	L9PFX='' L9WHY=''
-	if ! L9PFX=$(tools/glibc.sh prefix "$1" 2>"$TMP/l9_fetch_$1"); then
+	if ! L9PFX=$(tools/platforms/glibc.sh prefix "$1" 2>"$TMP/l9_fetch_$1"); then
 		L9PFX=
 		L9WHY="no $1 glibc: $(tail -n 1 "$TMP/l9_fetch_$1" | sed 's/^glibc.sh: //' | cut -c1-70)"
 	fi
@@ -59,7 +59,7 @@ l9loader trixie
 if [ -z "$L9PFX" ]; then
 	skip "lab9 checks under glibc 2.41" "$L9WHY"
 else
-	v=$(tools/glibc.sh version trixie 2>/dev/null)
+	v=$(tools/platforms/glibc.sh version trixie 2>/dev/null)
 	$L9PFX ./frames --frames 1 --size 1M --csv >"$TMP/l9_ver" 2>&1
 	got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "glibc") c = i; next }
 		NR == 2 && c { print $c }' "$TMP/l9_ver")
@@ -89,8 +89,8 @@ else
 	# the limit, arena_max caps it, malloc_trim(0) more than halves RssAnon.
 	$L9PFX ./arenas --csv --threads 3 --rounds 8 --blocks 100 >"$TMP/l9_ar" 2>&1
 	MALLOC_ARENA_MAX=2 $L9PFX ./arenas --csv --threads 3 --rounds 8 --blocks 100 >"$TMP/l9_ar2" 2>&1
-	a=$(tools/csvget arenas "$TMP/l9_ar" 2>/dev/null)
-	b=$(tools/csvget arenas "$TMP/l9_ar2" 2>/dev/null)
+	a=$(tools/lib/csvget arenas "$TMP/l9_ar" 2>/dev/null)
+	b=$(tools/lib/csvget arenas "$TMP/l9_ar2" 2>/dev/null)
 	if [ "$a $b" = "4 2" ]; then pass "lab9 2.41: arenas, 3 threads: 4, and 2 with MALLOC_ARENA_MAX=2"
 	else fail "lab9 2.41: arenas, 3 threads" "got '$a' and '$b', want 4 and 2"; fi
 	$L9PFX ./arenas --threads 4 --trim >"$TMP/l9_art" 2>&1
@@ -102,7 +102,7 @@ else
 	   [ "$(getconf _NPROCESSORS_ONLN)" -le 8 ]; then
 		taskset -c 0 $L9PFX ./arenas --csv --threads 12 --rounds 4 --blocks 50 >"$TMP/l9_arx" 2>&1
 		cmp_num "lab9 2.41: 12 threads pinned to one CPU still get 13 arenas (online CPUs count)" \
-			"$(tools/csvget arenas "$TMP/l9_arx" 2>/dev/null)" -eq 13
+			"$(tools/lib/csvget arenas "$TMP/l9_arx" 2>/dev/null)" -eq 13
 	fi
 
 	f=$(l9run t_miss "$L9PFX" ./frames 34M GLIBC_TUNABLES=glibc.malloc.mmap_treshold=$L9THR)

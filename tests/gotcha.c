@@ -12,7 +12,7 @@
  * the two counts mean, from the counts.  Transparent huge pages are off for
  * this process: under THP "always" an 8 MiB block faults in 2 MiB pieces.
  */
-#include "tools/env.h"
+#include "tools/include/env.h"
 
 #include <malloc.h>
 #include <sys/prctl.h>

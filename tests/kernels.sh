@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/kernels.sh - tools/kernels.sh (make kernels) without booting
+# tests/kernels.sh - tools/platforms/kernels.sh (make kernels) without booting
 # anything: make test stays quick.  The boots themselves (minutes under TCG)
 # run from .ci/run.  Checked here: usage errors, the reason given when qemu
 # is missing, and the table built from recorded console logs
@@ -7,15 +7,15 @@
 # whose marks and exit status follow from the recorded counts.
 . "$(dirname "$0")/lib.sh" || exit 1
 
-check_usage_error "kernels.sh with an unknown option: usage, exit 2" tools/kernels.sh --bogus
-check_usage_error "kernels.sh with an unknown suite: usage, exit 2" tools/kernels.sh --suites sid
-check_usage_error "kernels.sh with an unknown THP mode: usage, exit 2" tools/kernels.sh --thp sometimes
-check_exit "kernels.sh --frames 0: exit 2" 2 tools/kernels.sh --frames 0
+check_usage_error "kernels.sh with an unknown option: usage, exit 2" tools/platforms/kernels.sh --bogus
+check_usage_error "kernels.sh with an unknown suite: usage, exit 2" tools/platforms/kernels.sh --suites sid
+check_usage_error "kernels.sh with an unknown THP mode: usage, exit 2" tools/platforms/kernels.sh --thp sometimes
+check_exit "kernels.sh --frames 0: exit 2" 2 tools/platforms/kernels.sh --frames 0
 
-check_exit "kernels.sh --help: exit 0" 0 tools/kernels.sh --help
+check_exit "kernels.sh --help: exit 0" 0 tools/platforms/kernels.sh --help
 # No qemu by that name: nothing can run here, exit 3 with the package to
 # install (CI reads 3 as "skipped", not "failed").
-QEMU=$TMP/no-such-qemu tools/kernels.sh >"$TMP/l9k.out" 2>"$TMP/l9k.err"
+QEMU=$TMP/no-such-qemu tools/platforms/kernels.sh >"$TMP/l9k.out" 2>"$TMP/l9k.err"
 rc=$?
 if [ "$rc" = 3 ] && grep -q 'apt-get install qemu-system-x86' "$TMP/l9k.err"; then
 	pass "kernels.sh without qemu: says so, exit 3"
@@ -35,7 +35,7 @@ fi
 # Recorded with the model of 682cf71: tuned calloc 35 faults under its
 # prediction, mmap_max=0 11 under (4 frames), both "exact": marked and exit 1.
 L9K=tests/fixtures/kernels
-tools/kernels.sh report "$L9K" --suites bookworm >"$TMP/l9k.table" 2>"$TMP/l9k.err"
+tools/platforms/kernels.sh report "$L9K" --suites bookworm >"$TMP/l9k.table" 2>"$TMP/l9k.err"
 rc=$?
 cmp_num "kernels.sh report: exit 1 (exact predictions missed)" "$rc" -eq 1
 marked=$(awk '/^L[14] / && /\*/ { printf "%s %s;", $1, $2 }' "$TMP/l9k.table")

@@ -4,7 +4,7 @@
 #
 # Two checks a run.  First, the count measured against the program's own
 # prediction, which replays every page the loop touches from the heap it
-# measured before the loop: within fault_tolerance() (tools/steps.awk, the
+# measured before the loop: within fault_tolerance() (tools/grading/steps.awk, the
 # grader's tolerance too).  Second, that prediction against this file's own
 # arithmetic, from first principles: a frame is 66,355,200 bytes; an
 # mmapped chunk puts a 16-byte header before it, so the block touches
@@ -23,7 +23,7 @@
 L1N=5                                   # frames per run: small and quick
 PAGE=$(getconf PAGESIZE)
 L1P=$(( (66355200 + 16 + PAGE - 1) / PAGE ))
-RF=$(read_faults_per_page)                # tools/lib.sh
+RF=$(read_faults_per_page)                # tools/lib/lib.sh
 [ -n "$RF" ] || { RF=2; fail "lab1 the environment check reports read faults per page" "no 'read fault:' line"; }
 echo "note: a page read, then written, faults $RF time(s) on this kernel"
 L1S=1036800                             # sampled pixels per frame
@@ -97,13 +97,13 @@ expect perturb $write_first $TOL $all
 # frame.  o is what frames measured (--csv: heap_top_offset).
 frames_run mmap_max GLIBC_TUNABLES=glibc.malloc.mmap_max=0 -- --alloc malloc
 GLIBC_TUNABLES=glibc.malloc.mmap_max=0 ./frames $L1X --frames $L1N --alloc malloc --csv >"$TMP/mmap_max.csv" 2>&1
-o=$(tools/csvget heap_top_offset "$TMP/mmap_max.csv")
+o=$(tools/lib/csvget heap_top_offset "$TMP/mmap_max.csv")
 kept=$(( (131072 + 33 + PAGE - 1) / PAGE ))
 kept_end=$(( ((${o:-0} + 131105 + PAGE - 1) / PAGE) * PAGE ))
 expect mmap_max $(( L1N * RF * L1P - (L1N - 1) * RF * kept )) $(( L1N * HEAP )) \
 	$(( (L1N - 1) * ((kept_end - ${o:-0} - 16 + 63) / 64) ))
 cmp_num "lab1 mmap_max --csv: the same corrupt pixels as the report" \
-	"$(tools/csvget corrupt_pixels "$TMP/mmap_max.csv")" -eq "$(field "$TMP/mmap_max" "corrupt pixels")"
+	"$(tools/lib/csvget corrupt_pixels "$TMP/mmap_max.csv")" -eq "$(field "$TMP/mmap_max" "corrupt pixels")"
 cmp_num "lab1 mmap_max: from mmap" "$(field "$TMP/mmap_max" "from mmap")" -eq 0
 cmp_num "lab1 default: from mmap" "$(field "$TMP/default_malloc" "from mmap")" -eq $L1N
 
@@ -178,10 +178,10 @@ l1_build_and_compare clang -O2
 # RFC 4180 says), and the environment columns filled in.
 ./frames $L1X --frames 1 --csv >"$TMP/csv" 2>&1
 if [ "$(wc -l <"$TMP/csv")" -eq 2 ] &&
-   [ "$(awk "$(cat tools/csv.awk)"'{ print csv_split($0, f) }' "$TMP/csv" | uniq | wc -l)" -eq 1 ] &&
+   [ "$(awk "$(cat tools/lib/csv.awk)"'{ print csv_split($0, f) }' "$TMP/csv" | uniq | wc -l)" -eq 1 ] &&
    head -n 1 "$TMP/csv" | grep -q '^alloc,tuned,frames,' &&
-   [ "$(tools/csvget glibc "$TMP/csv")" = "$(getconf GNU_LIBC_VERSION | awk '{ print $2 }')" ] &&
-   [ "$(tools/csvget read_faults_per_page "$TMP/csv")" = "$RF" ]; then
+   [ "$(tools/lib/csvget glibc "$TMP/csv")" = "$(getconf GNU_LIBC_VERSION | awk '{ print $2 }')" ] &&
+   [ "$(tools/lib/csvget read_faults_per_page "$TMP/csv")" = "$RF" ]; then
 	pass "lab1 --csv: a header and one row"
 else
 	fail "lab1 --csv" "$(head -c 300 "$TMP/csv")"

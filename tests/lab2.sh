@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/lab2.sh - malloc_variance, tools/pin.sh and bench.h's percentiles.
+# tests/lab2.sh - malloc_variance, tools/labs/pin.sh and bench.h's percentiles.
 #
 # Nothing here asserts a time.  What is asserted, and why it is predictable:
 # - forced mmap (M_MMAP_THRESHOLD 512 KiB < 1 MiB): every call maps a fresh
@@ -154,23 +154,23 @@ else
 	skip "lab2 strace checks" "$STRACE_WHY"
 fi
 
-# --- tools/pin.sh
-check_exit "lab2 pin.sh -h exits 0" 0 tools/pin.sh -h
-check_usage_error "lab2 pin.sh without a command" tools/pin.sh
-check_usage_error "lab2 pin.sh -c x"              tools/pin.sh -c x true
-check_usage_error "lab2 pin.sh -c 99999"          tools/pin.sh -c 99999 true
-check_usage_error "lab2 pin.sh unknown option"    tools/pin.sh -z true
-check_exit "lab2 pin.sh passes the exit status on" 1 tools/pin.sh -q false
-tools/pin.sh -q true >"$TMP/out" 2>"$TMP/err"
+# --- tools/labs/pin.sh
+check_exit "lab2 pin.sh -h exits 0" 0 tools/labs/pin.sh -h
+check_usage_error "lab2 pin.sh without a command" tools/labs/pin.sh
+check_usage_error "lab2 pin.sh -c x"              tools/labs/pin.sh -c x true
+check_usage_error "lab2 pin.sh -c 99999"          tools/labs/pin.sh -c 99999 true
+check_usage_error "lab2 pin.sh unknown option"    tools/labs/pin.sh -z true
+check_exit "lab2 pin.sh passes the exit status on" 1 tools/labs/pin.sh -q false
+tools/labs/pin.sh -q true >"$TMP/out" 2>"$TMP/err"
 if [ ! -s "$TMP/err" ] && [ ! -s "$TMP/out" ]; then pass "lab2 pin.sh -q is quiet"
 else fail "lab2 pin.sh -q is quiet" "$(head -c 200 "$TMP/err")"; fi
-tools/pin.sh true >"$TMP/out" 2>"$TMP/err"
+tools/labs/pin.sh true >"$TMP/out" 2>"$TMP/err"
 if grep -q '^pin.sh: THP: ' "$TMP/err" && grep -q '^pin.sh: virtual machine: ' "$TMP/err" &&
    [ ! -s "$TMP/out" ]; then pass "lab2 pin.sh reports the noise on stderr"
 else fail "lab2 pin.sh reports the noise on stderr" "$(head -c 300 "$TMP/err")"; fi
 if command -v taskset >/dev/null 2>&1; then
 	l2_cpu=$(awk '/^Cpus_allowed_list:/ { n = split($2, a, /[,-]/); print a[n] }' /proc/self/status)
-	l2_got=$(tools/pin.sh -q awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status)
+	l2_got=$(tools/labs/pin.sh -q awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status)
 	l2_eq "lab2 pin.sh pins to the last allowed CPU" "$l2_got" "$l2_cpu"
 else
 	skip "lab2 pin.sh pins" "taskset is not installed"
@@ -180,7 +180,7 @@ mkdir -p "$TMP/l2_path"
 for l2_c in awk tr head tail cut sed grep wc getconf cat; do
 	l2_p=$(command -v "$l2_c") && ln -sf "$l2_p" "$TMP/l2_path/$l2_c"
 done
-PATH=$TMP/l2_path "$BASH" tools/pin.sh -c 0 cat /proc/self/status >"$TMP/out" 2>"$TMP/err"
+PATH=$TMP/l2_path "$BASH" tools/labs/pin.sh -c 0 cat /proc/self/status >"$TMP/out" 2>"$TMP/err"
 l2_rc=$?
 if [ "$l2_rc" -eq 0 ] && grep -q 'taskset not found' "$TMP/err" && grep -q '^Cpus_allowed' "$TMP/out"; then
 	pass "lab2 pin.sh without taskset says so and runs unpinned"

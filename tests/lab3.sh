@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/lab3.sh - Lab 3 (threads.c, tools/lab3.sh): argument parsing, the
+# tests/lab3.sh - Lab 3 (threads.c, tools/labs/lab3.sh): argument parsing, the
 # live-set bound, fault counts predicted from first principles, the work the
 # speed-up line claims, the targets' output.
 # Nothing here asserts a time.
@@ -197,9 +197,9 @@ MALLOC_LABS_TEST='a,"b"' MALLOC_X_='a,"b"' ./threads --csv --mode tuned --live 4
 l3_says "threads --csv: a field with a comma and quotes is quoted, quotes doubled" \
 	"$TMP/l3_csv" ',"MALLOC_X_=a,""b""",'
 # (MALLOC_LABS_* are the kit's own variables, not malloc's: left out.)
-[ "$(tools/csvget malloc_env "$TMP/l3_csv")" = 'MALLOC_X_=a,"b"' ] &&
-	pass "threads --csv: tools/csvget reads the quoted field back whole" ||
-	fail "threads --csv: quoted field read back" "$(tools/csvget malloc_env "$TMP/l3_csv")"
+[ "$(tools/lib/csvget malloc_env "$TMP/l3_csv")" = 'MALLOC_X_=a,"b"' ] &&
+	pass "threads --csv: tools/lib/csvget reads the quoted field back whole" ||
+	fail "threads --csv: quoted field read back" "$(tools/lib/csvget malloc_env "$TMP/l3_csv")"
 
 # --------------------------------------------------- make lab3 (the table)
 # A short run at the fixed seed: the sides do the work the speed-up line
@@ -207,7 +207,7 @@ l3_says "threads --csv: a field with a comma and quotes is quoted, quotes double
 # short to time.  Times are neither read nor compared.
 mkdir -p "$L3RUN"
 LAB3_OUT=$L3RUN COUNT_LARGE=20 COUNT_SMALL=50 LIVE=16000000 REPEATS=2 THREADS=2 CSV=0 \
-	tools/lab3.sh table >"$TMP/l3_table" 2>"$TMP/l3_table.err"
+	tools/labs/lab3.sh table >"$TMP/l3_table" 2>"$TMP/l3_table.err"
 cmp_num "make lab3 (short): exit status" "$?" -eq 0
 l3_says "make lab3: prints each command it runs" "$TMP/l3_table" \
 	'^\$ \./threads --csv --weak --live 8000000 --mode pre25 1280000 20 2$'
@@ -230,7 +230,7 @@ if ! command -v script >/dev/null 2>&1; then
 	skip "make lab3: progress on a terminal" "script(1) is not installed"
 else
 	script -qec "env LAB3_OUT=$L3RUN.tty COUNT_LARGE=5 COUNT_SMALL=5 LIVE=2000000 REPEATS=1 \
-		THREADS=2 tools/lab3.sh table >/dev/null" /dev/null >"$TMP/l3_tty" 2>&1
+		THREADS=2 tools/labs/lab3.sh table >/dev/null" /dev/null >"$TMP/l3_tty" 2>&1
 	l3_says "make lab3 on a terminal: progress [i/n] with the command" "$TMP/l3_tty" \
 		'\[12/12\] \./threads --csv --weak'
 fi
@@ -247,7 +247,7 @@ done
 n=$(grep -c '^1280000 tuned,[12],' "$L3RUN/bug1541.csv")
 cmp_num "make lab3: the CSV holds every run (tuned: 2 repeats x 2 sides)" "$n" -eq 4
 LAB3_OUT=$L3RUN COUNT_LARGE=20 COUNT_SMALL=50 LIVE=16000000 REPEATS=1 THREADS=2 CSV=1 \
-	tools/lab3.sh table >"$TMP/l3_tcsv" 2>/dev/null
+	tools/labs/lab3.sh table >"$TMP/l3_tcsv" 2>/dev/null
 if head -n 1 "$TMP/l3_tcsv" | grep -q '^case,repeat,mode,' && [ "$(wc -l <"$TMP/l3_tcsv")" -eq 13 ]
 then pass "make lab3 CSV=1: a header and one row per run, nothing else"
 else fail "make lab3 CSV=1: a header and one row per run, nothing else" "$(head -c 300 "$TMP/l3_tcsv")"; fi
@@ -272,7 +272,7 @@ for r in 1 2; do
 		$((3 * $(l3_csv "$L3RUN/l-16M-1-$r.csv" minor_faults) * 2))
 done
 LAB3_OUT=$L3RUN COUNT_LARGE=20 COUNT_SMALL=50 LIVE=16000000 REPEATS=2 THREADS=2 \
-	tools/lab3.sh report >"$TMP/l3_rep" 2>&1
+	tools/labs/lab3.sh report >"$TMP/l3_rep" 2>&1
 sed -n '/^  1280000 tuned /,/^[^ ]/p' "$TMP/l3_rep" >"$TMP/l3_rep_tun"
 sed -n '/^  1280000 16 MiB /,/^  1280000 tuned/p' "$TMP/l3_rep" >"$TMP/l3_rep_16M"
 l3_says "speed-up 3.00 at 2 threads, equal work: printed as a range" "$TMP/l3_rep_tun" \
@@ -291,13 +291,13 @@ fi
 
 # Knobs are checked before anything runs; a failed run is never exit 0.
 for k in COUNT_LARGE=0 REPEATS=x LIVE=-5 THREADS=2.5 CSV=2; do
-	env LAB3_OUT="$L3RUN" "$k" tools/lab3.sh table >"$TMP/out" 2>"$TMP/err"
+	env LAB3_OUT="$L3RUN" "$k" tools/labs/lab3.sh table >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && grep -q "^lab3: ${k%%=*} wants" "$TMP/err"
 	then pass "make lab3 $k: refused before any run, exit 2"
 	else fail "make lab3 $k: refused before any run, exit 2" "exit $rc: $(head -c 200 "$TMP/err")"; fi
 done
-LAB3_OUT=$L3RUN LIVE=1099511627776 REPEATS=1 tools/lab3.sh table >/dev/null 2>"$TMP/err"
+LAB3_OUT=$L3RUN LIVE=1099511627776 REPEATS=1 tools/labs/lab3.sh table >/dev/null 2>"$TMP/err"
 rc=$?
 if [ "$rc" -ne 0 ] && grep -q 'the run failed' "$TMP/err"; then
 	pass "make lab3 with a run that fails: stops, says why, exit $rc"
@@ -308,7 +308,7 @@ fi
 # ------------------------------------------------------- make lab3-tunables
 # The tuned thresholds from outside give --mode default the faults of
 # --mode tuned: the same policy, set by another route (±1%).
-LAB3_OUT=$L3RUN COUNT_LARGE=100 LIVE=32000000 THREADS=2 tools/lab3.sh tunables \
+LAB3_OUT=$L3RUN COUNT_LARGE=100 LIVE=32000000 THREADS=2 tools/labs/lab3.sh tunables \
 	>"$TMP/l3_tun" 2>&1
 cmp_num "make lab3-tunables (short): exit status" "$?" -eq 0
 l3_says "make lab3-tunables: prints the GLIBC_TUNABLES it sets" "$TMP/l3_tun" \
@@ -322,7 +322,7 @@ cmp_num "lab3-tunables: arena_max=1 leaves 1 arena" "$(field "$L3RUN/t-arena1" a
 l3_width "make lab3-tunables" 100 "$TMP/l3_tun"
 
 # --------------------------------------------------------- make lab3-strace
-LAB3_OUT=$L3RUN STRACE=strace-not-here tools/lab3.sh strace >"$TMP/out" 2>&1
+LAB3_OUT=$L3RUN STRACE=strace-not-here tools/labs/lab3.sh strace >"$TMP/out" 2>&1
 rc=$?
 if [ "$rc" -eq 0 ] && grep -q '^lab3-strace: skipped: strace is not installed' "$TMP/out"; then
 	pass "make lab3-strace without strace: says skipped, exit 0"
@@ -332,7 +332,7 @@ fi
 if ! strace_ok; then
 	skip "make lab3-strace" "$STRACE_WHY"
 else
-	LAB3_OUT=$L3RUN COUNT_LARGE=40 LIVE=8000000 THREADS=2 tools/lab3.sh strace \
+	LAB3_OUT=$L3RUN COUNT_LARGE=40 LIVE=8000000 THREADS=2 tools/labs/lab3.sh strace \
 		>"$TMP/l3_st" 2>&1
 	cmp_num "make lab3-strace (short): exit status" "$?" -eq 0
 	# pre25 at 10 requests a thread: at least one munmap per mapped request

@@ -42,7 +42,7 @@ within "lab4 34 MiB with GLIBC_TUNABLES: one block's pages" "$f" "$p34" $((FAULT
 # "256M" as 256 bytes.  Later versions warn about some of this, so these two
 # checks are for the version they were verified on.
 # The glibc the binary runs with, not the system's `ldd --version`.
-if [ "$(./frames --frames 1 --size 1M --csv | tools/csvget glibc)" = 2.36 ]; then
+if [ "$(./frames --frames 1 --size 1M --csv | tools/lib/csvget glibc)" = 2.36 ]; then
 	f=$(l4run misspelt 34M GLIBC_TUNABLES=glibc.malloc.mmap_treshold=268435456:glibc.malloc.trim_treshold=536870912)
 	within "lab4 a misspelt tunable is silently ignored (34 MiB still churns)" "$f" $((L4N * p34)) "$FAULT_TOL"
 	f=$(l4run suffix 30M GLIBC_TUNABLES=glibc.malloc.mmap_threshold=256M)
@@ -60,9 +60,9 @@ else
 fi
 
 # make sizes, scaled right down: all seven rows, every cell filled.
-if SCALE=300 tools/lab4.sh >"$TMP/sizes" 2>&1 &&
+if SCALE=300 tools/labs/lab4.sh >"$TMP/sizes" 2>&1 &&
    [ "$(grep -cE '^[0-9]+M.* \| +[0-9]+ / +[0-9.]+s +[0-9]+ \| +[0-9]+ / +[0-9.]+s \| +[0-9]+ / ' "$TMP/sizes")" -eq 7 ]; then
-	pass "lab4 tools/lab4.sh prints seven complete rows"
+	pass "lab4 tools/labs/lab4.sh prints seven complete rows"
 else
-	fail "lab4 tools/lab4.sh" "$(tail -n 5 "$TMP/sizes")"
+	fail "lab4 tools/labs/lab4.sh" "$(tail -n 5 "$TMP/sizes")"
 fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/lab6.sh - Lab 6 (arenas.c, tools/lab6.sh, frames --trim): the
+# tests/lab6.sh - Lab 6 (arenas.c, tools/labs/lab6.sh, frames --trim): the
 # arena count against arena_get2()'s rule, malloc_trim's effect within one
 # run, the program's own live count, address space reserved per heap, the
 # targets and their strace counts, bad input.
@@ -25,7 +25,7 @@
 L6A=$TMP/l6a
 
 # l6_csv FILE NAME: column NAME of a --csv file, by its name.
-l6_csv() { tools/csvget "$2" "$1" 2>/dev/null | head -n 1; }
+l6_csv() { tools/lib/csvget "$2" "$1" 2>/dev/null | head -n 1; }
 
 # ---------------------------------------------------------------- parsing
 ./arenas --help >"$TMP/out" 2>"$TMP/err"
@@ -185,6 +185,6 @@ else
 	grep -q "skipped: " "$L6A.ts" && pass "lab6-strace: says why it skipped" ||
 		fail "lab6-strace: says why it skipped" "no 'skipped:'"
 fi
-for c in "ROUNDS=0 tools/lab6.sh" "MAX_THREADS=x tools/lab6.sh" "tools/lab6.sh nosuch"; do
+for c in "ROUNDS=0 tools/labs/lab6.sh" "MAX_THREADS=x tools/labs/lab6.sh" "tools/labs/lab6.sh nosuch"; do
 	check_refused "$c"
 done

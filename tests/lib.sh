@@ -15,7 +15,7 @@
 # is written there (TMP "-" when it was removed).
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
-. tools/lib.sh
+. tools/lib/lib.sh
 prog=$0
 TEST_FILE=$0
 PASSED=0 FAILED=0 SKIPPED=0
@@ -142,8 +142,8 @@ check_usage_error() {
 }
 
 # How far a fault count may stray from its model: the grader's rule too
-# (fault_tolerance() in tools/steps.awk), so tests and grader agree.
-FAULT_TOL=$(awk -v KIND=tolerance -f tools/steps.awk)
+# (fault_tolerance() in tools/grading/steps.awk), so tests and grader agree.
+FAULT_TOL=$(awk -v KIND=tolerance -f tools/grading/steps.awk)
 
 # within NAME GOT WANT SLACK: GOT is a whole number and |GOT - WANT| <= SLACK.
 within() {
@@ -179,11 +179,11 @@ cmp_num() {
 }
 
 # strace_ok: strace is installed and allowed to trace here; else the reason
-# is in STRACE_WHY (tools/lib.sh: strace_works).
+# is in STRACE_WHY (tools/lib/lib.sh: strace_works).
 strace_ok() { strace_works; }
 
 # syscall_count FILE NAME: the calls column of `strace -c` output for NAME,
-# 0 when it has no such row (tools/lib.sh: strace_calls).
+# 0 when it has no such row (tools/lib/lib.sh: strace_calls).
 syscall_count() { strace_calls "$1" "$2"; }
 
 # THP_ARG: "--no-thp" where transparent huge pages are "always" (the fault

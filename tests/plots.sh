@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# tests/plots.sh - tools/plot (CSV in, SVG out) and tools/plots.sh
+# tests/plots.sh - tools/plots/plot (CSV in, SVG out) and tools/plots/plots.sh
 # (make plots).  Tiny synthetic CSVs check the parser and the drawing; one
 # short real run checks the four kinds of picture.  Every SVG must be
 # well-formed (tests/bin/xmlcheck), carry the series it was given, and have
-# axes that hold all of its data, which tools/plot states in data-*
+# axes that hold all of its data, which tools/plots/plot states in data-*
 # attributes of <g class="plot-area">.
 . "$(dirname "$0")/lib.sh" || exit 1
 
-P=tools/plot
+P=tools/plots/plot
 if [ ! -x "$P" ] || [ ! -x tests/bin/xmlcheck ]; then
-	skip "lab8 plots" "tools/plot or tests/bin/xmlcheck is not built (make test builds them)"
+	skip "lab8 plots" "tools/plots/plot or tests/bin/xmlcheck is not built (make test builds them)"
 	return 0 2>/dev/null || exit 0
 fi
 
@@ -129,7 +129,7 @@ printf 'k,n\nA,3\nB,30\nA,4\n' | "$P" --x k --y n --kind bars >"$TMP/l8b.svg" 2>
 
 # --------------------------------------------------- a real short run
 if PLOTS_DIR="$TMP/plots" FRAMES=2 VARIANCE_ITERS=2000 BYTES=512K \
-	tools/plots.sh >"$TMP/l8run" 2>"$TMP/l8err"; then
+	tools/plots/plots.sh >"$TMP/l8run" 2>"$TMP/l8err"; then
 	pass "plots.sh: a short run of every lab"
 	[ -s "$TMP/l8err" ] && fail "plots.sh: no progress when stderr is not a terminal" \
 		"$(head -c 200 "$TMP/l8err")" ||
@@ -195,7 +195,7 @@ else
 	fail "plots.sh: a short run of every lab" "$(tail -c 300 "$TMP/l8err")"
 fi
 # A run that fails stops everything and names itself.
-FRAMES=0 PLOTS_DIR="$TMP/plots0" tools/plots.sh >"$TMP/out" 2>"$TMP/err"
+FRAMES=0 PLOTS_DIR="$TMP/plots0" tools/plots/plots.sh >"$TMP/out" 2>"$TMP/err"
 if [ $? -ne 0 ] && grep -q 'run failed: .*frames' "$TMP/err"; then
 	pass "plots.sh: a failed run stops it and is named"
 else
@@ -204,7 +204,7 @@ fi
 # Progress appears on a terminal (script gives the run one), before the
 # failing first run stops it.
 if command -v script >/dev/null 2>&1; then
-	script -qec "FRAMES=0 PLOTS_DIR='$TMP/plots0' tools/plots.sh" /dev/null >"$TMP/out" 2>&1
+	script -qec "FRAMES=0 PLOTS_DIR='$TMP/plots0' tools/plots/plots.sh" /dev/null >"$TMP/out" 2>&1
 	grep -q 'plots: Lab 1, run 1 of 8' "$TMP/out" &&
 		pass "plots.sh: progress on a terminal" ||
 		fail "plots.sh: progress on a terminal" "$(head -c 300 "$TMP/out")"

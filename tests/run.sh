@@ -9,7 +9,7 @@
 # which builds the programs first.
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
-. tools/lib.sh
+. tools/lib/lib.sh
 prog=tests/run.sh
 
 # test_names: every test file's NAME, in the order they run.

@@ -10,7 +10,7 @@ T6() { make --no-print-directory -s "$@"; }
 W6=$TMP/l6
 
 # widest NAME FILE MAX: every line of FILE fits MAX columns.  The shared
-# environment header ("# " lines from tools/env.h) is checked once, below,
+# environment header ("# " lines from tools/include/env.h) is checked once, below,
 # so a wide header is named as such and not blamed on every target.
 widest() {
 	local name=$1 f=$2 max=$3 w
@@ -21,7 +21,7 @@ widest() {
 MALLOC_MMAP_THRESHOLD_=268435456 GLIBC_TUNABLES=glibc.malloc.trim_threshold=536870912 \
 	./frames --env >"$TMP/l6_env"
 w=$(awk '{ if (length > m) { m = length; l = $0 } } END { print m + 0 }' "$TMP/l6_env")
-cmp_num "the environment header (tools/env.h) fits 100 columns" "$w" -le 100
+cmp_num "the environment header (tools/include/env.h) fits 100 columns" "$w" -le 100
 
 # ------------------------------------------- knobs checked before any run
 # knob_refused NAME CMD...: exit non-zero, one line on stderr naming the
@@ -47,16 +47,16 @@ knob_refused "make variance VARIANCE_ITERS=0: refused" T6 variance VARIANCE_ITER
 knob_refused "make variance-mlock VARIANCE_ITERS=1e5: refused" T6 variance-mlock VARIANCE_ITERS=1e5
 knob_refused "make demo-strace DEMO_FRAMES=0: refused" T6 demo-strace DEMO_FRAMES=0
 # The scripts check the same knobs when run by hand (exit 2, one line).
-for c in "FRAMES=0 tools/lab1.sh 1" "SCALE=0 tools/lab4.sh" "BYTES=1m tools/lab5.sh" \
-	 "VARIANCE_ITERS=x tools/lab2-tunables.sh" "FRAMES=-3 tools/demo-strace.sh" \
-	 "BYTES=17G tools/lab5.sh" "FRAMES=1 tools/lab1.sh 10"; do
+for c in "FRAMES=0 tools/labs/lab1.sh 1" "SCALE=0 tools/labs/lab4.sh" "BYTES=1m tools/labs/lab5.sh" \
+	 "VARIANCE_ITERS=x tools/labs/lab2-tunables.sh" "FRAMES=-3 tools/labs/demo-strace.sh" \
+	 "BYTES=17G tools/labs/lab5.sh" "FRAMES=1 tools/labs/lab1.sh 10"; do
 	check_refused "$c"
 done
 
 # ------------------------------------------------ a failure is a failure
 # The walkthrough keeps its outputs in RUN_DIR: one it cannot write is an
 # error before any run, not an empty summary.
-FRAMES=1 RUN_DIR=/dev/null/run tools/lab1.sh 1 >"$W6.out" 2>"$W6.err"
+FRAMES=1 RUN_DIR=/dev/null/run tools/labs/lab1.sh 1 >"$W6.out" 2>"$W6.err"
 rc=$?
 if [ "$rc" -ne 0 ] && grep -q "cannot write" "$W6.err" && ! grep -q '^\$ ' "$W6.out"; then
 	pass "lab1.sh: an unwritable RUN_DIR is an error before any run (exit $rc)"
@@ -66,14 +66,14 @@ fi
 # A frame that cannot be allocated (32 or 64 MiB of address space: Lab 1's
 # 63 MiB frame, Lab 4's 48 MiB row) fails the run;
 # the walkthrough and the Lab 4 table must stop there, non-zero.
-(ulimit -v 32768; FRAMES=1 RUN_DIR=$TMP/l6run tools/lab1.sh 1 3) >"$W6.out" 2>"$W6.err"
+(ulimit -v 32768; FRAMES=1 RUN_DIR=$TMP/l6run tools/labs/lab1.sh 1 3) >"$W6.out" 2>"$W6.err"
 rc=$?
 if [ "$rc" -ne 0 ] && grep -q "the run failed" "$W6.err" && ! grep -q "Step 3" "$W6.out"; then
 	pass "lab1.sh: stops at the first failed run, exit $rc"
 else
 	fail "lab1.sh: stops at the first failed run" "exit $rc: $(tail -c 300 "$W6.err")"
 fi
-(ulimit -v 32768; SCALE=300 tools/lab4.sh) >"$W6.out" 2>"$W6.err"
+(ulimit -v 32768; SCALE=300 tools/labs/lab4.sh) >"$W6.out" 2>"$W6.err"
 rc=$?
 if [ "$rc" -ne 0 ] && grep -q "the run failed" "$W6.err" && ! grep -q "^Read it" "$W6.out"; then
 	pass "lab4.sh: stops at the first failed run, exit $rc"
@@ -311,11 +311,11 @@ fi
 # knob, refused before anything runs) leaves no file and no .part behind,
 # earlier recordings of the same call included, and exits 1.
 mkdir -p "$TMP/rec"
-RESULTS_DIR=$TMP/rec VARIANCE_ITERS=2000 SCALE=0 tools/record.sh lab2 lab4 >"$TMP/rec.out" 2>&1 </dev/null
+RESULTS_DIR=$TMP/rec VARIANCE_ITERS=2000 SCALE=0 tools/maint/record.sh lab2 lab4 >"$TMP/rec.out" 2>&1 </dev/null
 rc=$?
 if [ $rc -eq 1 ] && [ -z "$(ls -A "$TMP/rec")" ] && grep -q "left as it was" "$TMP/rec.out"; then
 	pass "record.sh: a failed recording leaves nothing behind and exits 1"
 else
 	fail "record.sh: a failed recording" "exit $rc, left: $(ls -A "$TMP/rec" | tr '\n' ' ') $(tail -n 2 "$TMP/rec.out")"
 fi
-check_exit "record.sh: an unknown item is a usage error" 2 tools/record.sh lab9
+check_exit "record.sh: an unknown item is a usage error" 2 tools/maint/record.sh lab9

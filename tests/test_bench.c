@@ -1,5 +1,5 @@
 /*
- * tests/test_bench.c - unit tests for tools/bench.h's percentiles, sort and
+ * tests/test_bench.c - unit tests for tools/include/bench.h's percentiles, sort and
  * TSC calibration.  Built by `make tests/bin/test_bench`; run by
  * tests/lab2.sh, which turns each "ok NAME" / "FAIL NAME: why" line into a
  * check.  Exit status 1 when any check failed.
@@ -8,7 +8,7 @@
  * definition: the p-th percentile of n sorted samples is the sample at
  * rank ceil(p/100 * n), counting from 1.
  */
-#include "tools/env.h"
+#include "tools/include/env.h"
 
 #include <malloc.h>
 #include <sys/mman.h>

@@ -1,6 +1,6 @@
 /*
  * tests/xmlcheck.c - is a file well-formed XML with one <svg> root?  The
- * kit draws its plots itself (tools/plot), so its tests check the output
+ * kit draws its plots itself (tools/plots/plot), so its tests check the output
  * with this small checker rather than an XML package.
  *
  * Build and run: make tests/bin/xmlcheck; tests/bin/xmlcheck FILE.svg
@@ -13,7 +13,7 @@
  * comments and white space outside the one root element, and a root that
  * is not <svg>.  It does not read a DTD or validate against SVG's schema.
  */
-#include "tools/bench.h"
+#include "tools/include/bench.h"
 
 #include <ctype.h>
 

@@ -2,10 +2,10 @@
 # tools/grade.sh [--csv | --feedback | --format gradescope] FILE|DIR... -
 # grade malloc-labs submissions (`make submit`) from first principles.
 # Shell and awk only (any POSIX awk: mawk has no FPAT, so CSV goes through
-# tools/csv.awk's csv_split).
+# tools/lib/csv.awk's csv_split).
 #
-# The model, the points and the tolerances live in tools/grade.awk; the
-# steps (and the commands each must have run) in tools/steps.  Each check
+# The model, the points and the tolerances live in tools/grading/grade.awk; the
+# steps (and the commands each must have run) in tools/grading/steps.  Each check
 # prints one line:
 #   PASS|FAIL|ENV|SKIP  step  check  got  want  tolerance  points
 # then `Answers: A/B` (the answer sheet, scored apart) and `Score: N/M`
@@ -32,10 +32,12 @@
 # Exit: 0 every check passed, 1 any FAIL (or copies of one run), 3 no FAIL
 # but some ENV, 2 bad usage or a file that is not a submission (no header).
 set -u
-DIR=$(dirname "$0")
-for lib in csv.awk steps.awk grade.awk steps questions.sh; do
-	[ -r "$DIR/$lib" ] || { echo "grade: $DIR/$lib is missing" >&2; exit 2; }
+ROOT=$(dirname "$0")/..
+for lib in lib/csv.awk grading/steps.awk grading/grade.awk grading/steps grading/questions.sh; do
+	[ -r "$ROOT/tools/$lib" ] || { echo "grade: $ROOT/tools/$lib is missing" >&2; exit 2; }
 done
+G=$ROOT/tools/grading
+L=$ROOT/tools/lib
 
 USAGE="usage: tools/grade.sh [--csv | --feedback | --format report|csv|feedback|gradescope] FILE|DIR..."
 usage() { echo "$USAGE" >&2; exit 2; }
@@ -63,7 +65,6 @@ fi
 
 # Is the kit revision a submission names one of this kit's own?  (unknown
 # when the grader does not run from a git checkout, e.g. on Gradescope)
-ROOT=$DIR/..
 HAVE_GIT=0
 git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 && HAVE_GIT=1
 # Without git, a kit-revisions.txt beside the kit (make autograder writes
@@ -92,13 +93,13 @@ head_value() { sed -n "s/^$1: //p" "$2" | head -n 1 | tr -d '\r' | sed 's/[[:spa
 grade_file() {
 	[ -r "$1" ] && [ -f "$1" ] || { echo "grade: cannot read '$(shown "$1")'" >&2; return 2; }
 	who=$(head_value student "$1")
-	qknobs=$("$DIR/questions.sh" params "$who" 2>/dev/null) || qknobs=
+	qknobs=$("$G/questions.sh" params "$who" 2>/dev/null) || qknobs=
 	known=$(kit_known "$(head_value kit "$1")")
 	# The file comes on standard input: a name such as FRAMES=1.txt given
 	# to awk as an argument would be read as an assignment, not a file.
-	awk -v SUMMARY="$SUMMARY" -v SUBFILE="$1" -v STEPS="$DIR/steps" -v EXPECT_OUT="${EXPECT_OUT:-}" \
+	awk -v SUMMARY="$SUMMARY" -v SUBFILE="$1" -v STEPS="$G/steps" -v EXPECT_OUT="${EXPECT_OUT:-}" \
 		-v MODE="$MODE" -v QKNOBS="$qknobs" -v KIT_KNOWN="$known" \
-		-f "$DIR/csv.awk" -f "$DIR/steps.awk" -f "$DIR/grade.awk" <"$1"
+		-f "$L/csv.awk" -f "$G/steps.awk" -f "$G/grade.awk" <"$1"
 }
 
 worst=0
@@ -139,7 +140,7 @@ done
 if [ $MODE = csv ] || { [ $MODE = report ] && [ $many = 1 ]; }; then
 	[ $MODE = report ] && echo "== one row a submission"
 	echo "file,student,date,score,max,answers,answers_max,fails,envs,kit,glibc,kernel,thp,flags,same_run_as"
-	awk -F '\t' -f "$DIR/csv.awk" -f /dev/stdin "$SUMMARY" "$SUMMARY" <<-'AWK'
+	awk -F '\t' -f "$L/csv.awk" -f /dev/stdin "$SUMMARY" "$SUMMARY" <<-'AWK'
 	NR == FNR { if ($1 != "none") { csv_split($2, f); who[$1] = who[$1] SUBSEP f[1]; cnt[$1]++ } next }
 	$1 == "none" { print csv_field($2) ",,,,,,,,,,,,,not a submission,"; next }
 	{

@@ -36,7 +36,7 @@ set -u -o pipefail
 case ${ANSWERS:-} in ''|/*) ;; *) ANSWERS=$PWD/$ANSWERS ;; esac   # before the cd
 cd "$(dirname "$0")/.." || exit 1
 PROG=submit prog=submit
-. tools/lib.sh || exit 1        # strace_works, strace_calls
+. tools/lib/lib.sh || exit 1        # strace_works, strace_calls
 
 usage() {
 	echo "usage: tools/submit.sh   (environment: STUDENT FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES OUT ANSWERS)" >&2
@@ -138,7 +138,7 @@ fi
 QKNOBS='' questions=0
 if [ -n "${ANSWERS:-}" ]; then
 	[ -f "$ANSWERS" ] && [ -r "$ANSWERS" ] || { echo "$PROG: cannot read ANSWERS='$(printf %s "$ANSWERS" | tr -c '[:print:]' '?')'" >&2; exit 2; }
-	QKNOBS=$(tools/questions.sh params "$STUDENT") || exit 2
+	QKNOBS=$(tools/grading/questions.sh params "$STUDENT") || exit 2
 	sheet_bad=$(awk -v who="$STUDENT" -v knobs="$QKNOBS" '
 		{ sub(/\r$/, "") }
 		/^answers: / { fmt = $0 } /^student: / { st = substr($0, 10) }
@@ -168,7 +168,7 @@ trap 'exit 130' INT TERM
 # one that decided the counts.
 ./frames --csv --frames 1 --size 1M >"$WORK/probe.csv" 2>"$WORK/probe.err" ||
 	{ echo "$PROG: ./frames does not run: $(head -c 300 "$WORK/probe.err")" >&2; exit 1; }
-col() { tools/csvget "$1" "$WORK/probe.csv"; }
+col() { tools/lib/csvget "$1" "$WORK/probe.csv"; }
 kit=$(git describe --always --dirty 2>/dev/null) || kit="unknown (not a checkout)"
 [ -n "$kit" ] || kit="unknown (not a checkout)"
 compiler=$cc_line
@@ -240,14 +240,14 @@ fi
 } >"$PART" || exit 1
 
 # ---------------------------------------------------------------- the steps
-# tools/steps declares them; tools/steps.awk expands each into its records
-# (ID|HOW|ENV|COMMAND), exactly as tools/grade.awk rebuilds them.
+# tools/grading/steps declares them; tools/grading/steps.awk expands each into its records
+# (ID|HOW|ENV|COMMAND), exactly as tools/grading/grade.awk rebuilds them.
 N4=$(( 100 / SCALE )); [ "$N4" -ge 1 ] || N4=1
 NV=$(( 300 / SCALE )); [ "$NV" -ge 1 ] || NV=1
 steps() {
 	awk -v KIND=graded -v STRACE=$have_strace -v QUESTIONS=$questions -v KNOBS="FRAMES=$FRAMES N4=$N4 NV=$NV \
 VARIANCE_ITERS=$VARIANCE_ITERS COUNT_LARGE=$COUNT_LARGE BYTES=$BYTES THR=268435456 TRIM=536870912 $QKNOBS" \
-		-f tools/steps.awk tools/steps
+		-f tools/grading/steps.awk tools/grading/steps
 }
 steps >"$WORK/steps" || exit 1
 total=$(wc -l <"$WORK/steps")
@@ -345,7 +345,7 @@ done <"$WORK/steps"
 	}
 	END { print "\n(times and GiB/s are measurements: recorded, not graded)" }
 	AWK
-	awk -f tools/csv.awk -f "$WORK/human.awk" "$PART" || exit 1
+	awk -f tools/lib/csv.awk -f "$WORK/human.awk" "$PART" || exit 1
 	echo "@end"
 } >"$WORK/human" && cat "$WORK/human" >>"$PART" || exit 1
 

@@ -1,0 +1,932 @@
+# tools/grading/grade.awk - the grader's model: reads one submission (make submit)
+# on standard input and checks every record against what first principles
+# say it must hold.  Loaded by tools/grade.sh after tools/lib/csv.awk and
+# tools/grading/steps.awk:  awk -f csv.awk -f steps.awk -f grade.awk < FILE
+# Variables: SUBFILE (the name shown), STEPS (tools/grading/steps), SUMMARY (a file
+# to append one CSV row to, or empty: FINGERPRINT<TAB>row, see the END),
+# MODE (report, the default; csv: nothing but the row; feedback: each FAIL
+# and ENV with what it means and what to try; gradescope: results.json),
+# QKNOBS (the student's own parameters: tools/grading/questions.sh params NAME),
+# KIT_KNOWN (yes, no or unknown: the kit revision is in the grader's own
+# git history).
+#
+# Everything in a submission is data: control characters are replaced by
+# "?" as each line is read, so nothing echoed from a file can move a
+# terminal's cursor or forge a line; CSV fields are quoted and a leading
+# = + - @ is neutralised (csv_field in tools/lib/csv.awk).  The integrity checks
+# (step "file") are listed in integrity() below, with what a text file
+# cannot prove.
+#
+# Every expected count is computed here from the submission's header (the
+# knobs, the page size, the faults a read-then-written page costs on that
+# kernel, the glibc version's rules) and from what the program measured of
+# its own heap before its loop (heap_top_* columns); never from a program's
+# prediction columns.  Each check prints one line
+#   STATUS  step  check  got  want  tolerance  points
+# and carries a fixed number of points: PASS scores them, FAIL and ENV do
+# not, SKIP (not applicable, e.g. Lab 6 in a format 1 file) counts
+# nowhere.  ENV means the environment the run saw makes the count
+# incomparable (the reason is printed below the line); it is never turned
+# into a PASS.
+# Exit: 0 every check passed, 1 any FAIL, 3 no FAIL but some ENV, 2 not a
+# submission.
+#
+# Tolerances (absolute), and why:
+#   page faults, Lab 1 and 4: fault_tolerance() in tools/grading/steps.awk (4): the
+#       model replays every page the loop touches; what is left is the
+#       process's own first touches inside the loop (a code or stack page).
+#       Submissions of format 1 set the heap up inside the loop: 1 more.
+#   Lab 2 faults: forced mmap 8 + iters/10000 (set-up, and the CSV's four
+#       decimals); the other rows 64 + iters/10000 (the heap's first growth;
+#       none per call).
+#   Lab 3, pre-2.5 faults vs mmapped pages: max(64, 3%): the requests below
+#       the 128 KiB threshold grow the heap too (measured +0.3% to +1.3%).
+#   system calls, corrupt pixels, frames from mmap, write() calls, addresses:
+#       exact.  They are counted, not sampled.
+
+function trim(s) { sub(/\r$/, "", s); sub(/[ \t]+$/, "", s); return s }
+function ceil(x,    i) { i = int(x); return (i < x) ? i + 1 : i }
+function max(a, b) { return a > b ? a : b }
+function min(a, b) { return a < b ? a : b }
+function abs(a) { return a < 0 ? -a : a }
+function isnum(s) { return s ~ /^-?[0-9]+(\.[0-9]+)?$/ }
+function rep(s) { if (MODE == "" || MODE == "report") print s }
+
+# --------------------------------------------------------------- reading
+{
+	line = trim($0)
+	gsub(/\t/, " ", line); gsub(/[\001-\037\177]/, "?", line)
+	if (line ~ /^format: /) NFORMAT++
+	if (line ~ /^@run /) {
+		id = substr(line, 6)
+		# A second record of an id is not read (the first one counts) and
+		# is a FAIL of its own: "the later wins" cannot be used.
+		if (id in seen) { DUP = DUP " " id; inrec = 2; next }
+		inrec = 1; nh = 0; seen[id] = 1; order[++nrec] = id; next
+	}
+	if (line == "@end") { inrec = 0; inans = 0; id = ""; next }
+	if (line == "@human") { human = 1; NHUMAN++; next }
+	if (human) { if (line != "") HUM[++NHUM] = line; next }
+	if (line == "@answers") { inans = 1; NANSBLOCK++; next }
+	if (inans) {
+		if (line ~ /^[a-z0-9_]+:/) { k = substr(line, 1, index(line, ":") - 1); v = substr(line, length(k) + 2)
+			sub(/^ +/, "", v); ANS[k] = v; HAVE_ANS = 1 }
+		next
+	}
+	if (inrec == 2) next
+	if (!inrec) {
+		if (nrec == 0 && line ~ /^[a-z_]+: /) {
+			k = substr(line, 1, index(line, ":") - 1)
+			if (k in H) HDUP = HDUP " " k
+			H[k] = substr(line, length(k) + 3)
+		}
+		next
+	}
+	if (line ~ /^cmd: /) { CMD[id] = substr(line, 6); next }
+	if (line ~ /^env: /) { ENVL[id] = substr(line, 6); next }
+	if (line ~ /^wall_s: /) next
+	if (line ~ /^syscalls: /) {
+		n = split(substr(line, 11), a, " ")
+		for (i = 1; i <= n; i++) { split(a[i], kv, "="); SC[id, kv[1]] = kv[2] }
+		HAVESC[id] = 1; next
+	}
+	if (line ~ /^write: /) {
+		n = split(substr(line, 8), a, " ")
+		for (i = 1; i <= n; i++) { split(a[i], kv, "="); w[kv[1]] = kv[2] }
+		if (w["fd"] > 2) { nw = ++NW[id]; WR[id, nw, "mod"] = w["addr_mod_4096"]
+			WR[id, nw, "calls"] = w["calls"]; WR[id, nw, "bytes"] = w["bytes"] }
+		HAVEWR[id] = 1; next
+	}
+	if (line ~ /^csv: /) {
+		c = substr(line, 6)
+		if (!nh) { nh = csv_split(c, hd); for (i = 1; i <= nh; i++) HD[id, hd[i]] = 1; next }
+		csv_split(c, f)
+		key = id
+		if (hd[1] == "label") key = id "/" f[1]      # Lab 2: a row per label
+		for (i = 1; i <= nh; i++) {
+			V[key, hd[i]] = f[i]
+			# what a second run never repeats: its times (the fingerprint)
+			if (hd[i] ~ /^(time_s|user_s|sys_s|seconds|p50_ns|p999_ns|mean_ns)$/) FPS = FPS "," f[i]
+		}
+		ROW[key] = 1; ROWID[key] = id
+		next
+	}
+}
+
+# ------------------------------------------------------------- reporting
+function out(st, step, chk, got, want, tol, pts, why,    p) {
+	sub(/\.strace[0-9N]+$/, "", step)     # strace runs are graded under their step
+	p = (st == "PASS") ? pts "/" pts : (st == "SKIP") ? "-" : "0/" pts
+	rep(sprintf("%-4s  %-19s  %-16s %12s %12s %6s %5s", st, step, chk, got, want, tol, p))
+	if (why != "") rep(sprintf("      (%s)", why))
+	NOUT++; O_ST[NOUT] = st; O_STEP[NOUT] = step; O_CHK[NOUT] = chk; O_GOT[NOUT] = got
+	O_WANT[NOUT] = want; O_TOL[NOUT] = tol; O_PTS[NOUT] = pts; O_WHY[NOUT] = why; O_ANS[NOUT] = ANSWERING
+	if (ANSWERING) {          # the answer sheet: its own score, listed apart
+		if (st == "PASS") { ascore += pts; atotal += pts }
+		else if (st == "FAIL") { atotal += pts; fails++; afails++ }
+		else if (st == "ENV") { atotal += pts; envs++ }
+		return
+	}
+	if (st == "PASS") { score += pts; total += pts }
+	else if (st == "FAIL") { total += pts; fails++ }
+	else if (st == "ENV") { total += pts; envs++ }
+	else skips++
+}
+
+# Why this step cannot be compared, or "".  class: "plain" (nothing in the
+# environment changes it), "alloc" (malloc policy), "fault" (also THP).
+# Each record carries what its program saw (the env CSV columns); a step
+# may set GLIBC_TUNABLES or MALLOC_* itself (its env from the step table,
+# not trusted from the file), anything more is pollution.
+function why_env(step, key, class,    rid, t, m, own_t, own_m, n, a, i, o, r) {
+	if (class == "plain") return ""
+	rid = (ROWID[key] == "") ? key : ROWID[key]
+	if (!((rid, "glibc_tunables") in HD)) return "no environment columns in the CSV"
+	r = ""
+	own_t = ""; own_m = ""
+	n = split(WANT_ENV[step], a, " ")
+	for (i = 1; i <= n; i++)
+		if (a[i] ~ /^GLIBC_TUNABLES=/) own_t = substr(a[i], 16)
+		else if (a[i] ~ /^MALLOC_/) own_m = own_m " " a[i] " "
+	t = V[key, "glibc_tunables"]
+	if (t != own_t) { r = r "; GLIBC_TUNABLES=" t; FLAG["tunables"] = 1 }
+	n = split(V[key, "malloc_env"], a, " ")
+	for (i = 1; i <= n; i++) if (index(own_m, " " a[i] " ") == 0) { r = r "; " a[i]; FLAG["malloc_env"] = 1 }
+	if (V[key, "ld_preload"] != "") { r = r "; LD_PRELOAD=" V[key, "ld_preload"]; FLAG["preload"] = 1 }
+	o = V[key, "malloc_owner"]; sub(/.*\//, "", o)
+	if (o !~ /^libc\.so/ && o !~ /^libc-2\./) { r = r "; malloc() is " o "s"; FLAG["allocator"] = 1 }
+	if (V[key, "glibc"] != "" && V[key, "glibc"] != H["glibc"]) { r = r "; ran under glibc " V[key, "glibc"]; FLAG["glibc"] = 1 }
+	if (BITS == 32) { r = r "; a 32-bit build (other chunk sizes and caps)"; FLAG["32bit"] = 1 }
+	if (class == "fault" && H["thp"] ~ /enabled=always/ && CMD[rid] !~ / --no-thp( |$)/) {
+		r = r "; THP always, run without --no-thp"; FLAG["thp_always"] = 1
+	}
+	return substr(r, 3)
+}
+
+# check STEP KEY CHECK GOT WANT TOL POINTS CLASS: |GOT - WANT| <= TOL.
+function check(step, key, chk, got, want, tol, pts, class,    why) {
+	if (step in NOT_YET) { out("SKIP", step, chk, "-", want, tol, pts, NOT_YET[step]); return }
+	if (!(step in seen)) { out("FAIL", step, chk, "missing", want, tol, pts, "no @run record"); return }
+	if (!(key in ROW)) { out("FAIL", step, chk, "missing", want, tol, pts, "no CSV row"); return }
+	why = why_env(step, key, class)
+	if (why == "" && step in GLIBC_WHY) why = GLIBC_WHY[step]
+	if (why == "" && class == "p4096" && PAGE != 4096) why = "page size " PAGE ": the program counts 4096-byte pages"
+	if (why != "") { out("ENV", step, chk, got, want, (tol == 0 ? "exact" : "+-" tol), pts, why); return }
+	if (!isnum(got)) { out("FAIL", step, chk, (got == "" ? "empty" : got), want, tol, pts, "not a number"); return }
+	if (got < 0 && want >= 0) { out("FAIL", step, chk, got, want, tol, pts, "a count cannot be negative"); return }
+	out(abs(got - want) <= tol ? "PASS" : "FAIL", step, chk, got, want, (tol == 0 ? "exact" : "+-" tol), pts, "")
+}
+
+# same, for words (via, alignment rules)
+function check_str(step, key, chk, got, want, pts, class,    why) {
+	if (!(step in seen) || !(key in ROW)) { out("FAIL", step, chk, "missing", want, "exact", pts, "no record"); return }
+	why = why_env(step, key, class)
+	if (why == "" && step in GLIBC_WHY) why = GLIBC_WHY[step]
+	if (why != "") { out("ENV", step, chk, got, want, "exact", pts, why); return }
+	out(got == want ? "PASS" : "FAIL", step, chk, got, want, "exact", pts, "")
+}
+
+# range: LO <= GOT <= HI (HI "" for no upper bound)
+function check_range(step, key, chk, got, lo, hi, pts, class,    why, w) {
+	w = (hi == "") ? ">=" lo : lo ".." hi
+	if (step in NOT_YET) { out("SKIP", step, chk, "-", w, "range", pts, NOT_YET[step]); return }
+	if (!(step in seen) || !(key in ROW)) { out("FAIL", step, chk, "missing", w, "range", pts, "no record"); return }
+	why = why_env(step, key, class)
+	if (why == "" && class == "p4096" && PAGE != 4096) why = "page size " PAGE ": the program counts 4096-byte pages"
+	if (why != "") { out("ENV", step, chk, got, w, "range", pts, why); return }
+	out(isnum(got) && got + 0 >= lo + 0 && (hi == "" || got + 0 <= hi + 0) ? "PASS" : "FAIL", step, chk, got, w, "range", pts, "")
+}
+
+# The commands a step must have run, rebuilt from the step table and the
+# header's knobs; one point a step, all its records right or none.  The
+# strace log path (-o) is a temporary file and is not compared.
+function check_commands(step,    i, got, e, bad) {
+	bad = ""
+	for (i = 1; i <= REC_N; i++) {
+		if (REC_STEP[i] != step) continue
+		if (!(REC_ID[i] in seen)) { bad = "no @run " REC_ID[i]; break }
+		got = CMD[REC_ID[i]]; gsub(/ -o [^ ]+/, " -o LOG", got)
+		e = ENVL[REC_ID[i]]; if (e == "(none)") e = ""
+		if (got != WANT_CMD[REC_ID[i]] || e != REC_ENV[i]) { bad = "ran: " ENVL[REC_ID[i]] " " CMD[REC_ID[i]]; break }
+	}
+	if (bad == "") out("PASS", step, "commands", "the kit's", "the kit's", "exact", 1, "")
+	else out("FAIL", step, "commands", "differ", "the kit's", "exact", 1, bad)
+}
+
+# Lab 1 strace: calls made by frames 3 and 4 (the 4-frame run minus the
+# 2-frame run).
+function check_sc(base, call, want,    s2, s4) {
+	s2 = base ".strace2"; s4 = base ".strace4"
+	if (!HAVE_STRACE) { out("ENV", base, call "/2frames", "-", want, "exact", 1, NOSTRACE); return }
+	if (!(s2 in HAVESC) || !(s4 in HAVESC)) { out("FAIL", base, call "/2frames", "missing", want, "exact", 1, "no strace record"); return }
+	check(s4, s4, call "/2frames", SC[s4, call] - SC[s2, call], want, 0, 1, "alloc")
+}
+
+# ------------------------------------------------ the heap, page by page
+# The model of frames.c's loop, written again from malloc.c (not copied
+# from the program, whose own prediction this grader never reads): glibc's
+# main arena as byte addresses counted from the page where the top chunk
+# started, and the pages mapped as runs RLO[i]..RHI[i]-1.
+function runs_clear() { NRUN = 0 }
+function unmapped(a, b,    i, lo, hi, miss) {
+	miss = b - a
+	for (i = 1; i <= NRUN; i++) {
+		lo = max(RLO[i], a); hi = min(RHI[i], b)
+		if (lo < hi) miss -= hi - lo
+	}
+	return miss
+}
+# map pages [a, b): add the run, then merge any that touch (kept sorted)
+function map(a, b,    i, j, n, lo, hi, t) {
+	n = 0
+	for (i = 1; i <= NRUN; i++) {
+		if (RHI[i] < a || RLO[i] > b) { n++; lo[n] = RLO[i]; hi[n] = RHI[i] }
+		else { a = min(a, RLO[i]); b = max(b, RHI[i]) }
+	}
+	n++; lo[n] = a; hi[n] = b
+	for (i = 2; i <= n; i++)           # insertion sort: a handful of runs
+		for (j = i; j > 1 && lo[j] < lo[j - 1]; j--) {
+			t = lo[j]; lo[j] = lo[j - 1]; lo[j - 1] = t
+			t = hi[j]; hi[j] = hi[j - 1]; hi[j - 1] = t
+		}
+	NRUN = n
+	for (i = 1; i <= n; i++) { RLO[i] = lo[i]; RHI[i] = hi[i] }
+}
+function unmap_from(x,    i, n) {
+	n = 0
+	for (i = 1; i <= NRUN; i++)
+		if (RLO[i] < x) { n++; RLO[n] = RLO[i]; RHI[n] = min(RHI[i], x) }
+	NRUN = n
+}
+# The first byte at or after a that is not mapped.
+function mapped_end(a,    i, p) {
+	p = int(a / PAGE)
+	for (i = 1; i <= NRUN; i++) if (RLO[i] <= p && p < RHI[i]) return RHI[i] * PAGE
+	return a
+}
+# A touch of bytes [a, b): pages not yet mapped fault once when written
+# first, RF times when read first.
+function touch(a, b, read_first,    lo, hi, n) {
+	lo = int(a / PAGE); hi = ceil(b / PAGE)
+	n = unmapped(lo, hi)
+	FAULTS += n * (read_first ? RF : 1)
+	map(lo, hi)
+}
+
+# replay(frames, size, alloc, key): the faults (FAULTS), frames from mmap
+# (MMAPS), corrupt sampled pixels (CORRUPT) and the brk, mmap and munmap
+# calls of frames 3 and 4 (SC_BRK, SC_MMAP, SC_MUNMAP) of one ./frames run
+# under the policy in P_* (see policy()), starting from the heap recorded in
+# the CSV row KEY (or, for format 1, the heap its first malloc would make).
+# The rules, from malloc.c:
+#  - malloc takes the frame from the top chunk when the top holds the chunk
+#    plus MINSIZE; else sysmalloc maps it on its own (the chunk is at least
+#    the mmap threshold and mmap_max allows it) or grows the top by chunk +
+#    top_pad + MINSIZE - top, in whole pages.  A mapped frame starts 16
+#    bytes into its mapping; malloc writes the header on its first page.
+#  - malloc writes the chunk's size and the new top's size (at the frame's
+#    end): writes, so a page they land on first faults once.
+#  - calloc clears only what was the old top (Linux builds malloc.c with
+#    MORECORE_CLEARS=2: fresh sbrk memory is zero); a mapped frame not at all.
+#  - perturb fills a block on malloc; memset and once write it; the
+#    renderer reads each row before it writes it.
+#  - free of a mapped chunk: munmap, and under 32 MiB (the chunk size with
+#    its IS_MMAPPED bit) the threshold rises to it, trim to twice that,
+#    unless a setting froze them.  free of a heap chunk merges it into the
+#    top; a top of trim_threshold or more is cut back (systrim) to keep
+#    top_pad + MINSIZE + 1 bytes, up to the page's end.
+#  - every 8th pixel is sampled: a sample is one 8-byte pixel every 64
+#    bytes from the frame's start; one still holding the last frame's
+#    picture (reused, not cleared, still mapped) is corrupt.
+function replay(frames, size, alloc, key,    sz, minsize, nb, mapped_len, mchunk, cap, thr, trimt, top, top_size, wf, i, p, mem, oldtop, oldsize, grow, area, extra, dirty_end, end_ok, f, runs, r, ab, o, syscalls) {
+	sz = 8; minsize = 32
+	nb = max(int((size + sz + 15) / 16) * 16, minsize)
+	if (GMIN >= 43) { mapped_len = ceil((nb + 16) / PAGE) * PAGE; mchunk = mapped_len - 16 }
+	else { mapped_len = ceil((nb + sz) / PAGE) * PAGE; mchunk = mapped_len }
+	cap = 32 * MIB
+	thr = P_THR; trimt = P_TRIM
+	wf = (alloc == "memset" || alloc == "once" || P_PERTURB)
+	FAULTS = 0; MMAPS = 0; CORRUPT = 0; SC_BRK = SC_MMAP = SC_MUNMAP = 0
+	runs_clear()
+	if ((key, "heap_top_bytes") in V && V[key, "heap_top_bytes"] != "") {
+		top = V[key, "heap_top_offset"] + 0; top_size = V[key, "heap_top_bytes"] + 0
+		r = split(V[key, "heap_top_mapped"], runs, ";")
+		for (i = 1; i <= r; i++) if (split(runs[i], ab, "-") == 2) map(ab[1] + 0, ab[2] + 1)
+	} else {
+		# format 1: the loop's first malloc made the heap: glibc's tcache
+		# struct (a 656-byte chunk on 2.30+, 592 on 2.26-2.29), then the
+		# top, ending on the page after top_pad + MINSIZE.
+		o = (GMIN >= 30) ? 656 : (GMIN >= 26) ? 592 : 0
+		top = o; top_size = ceil((o + P_TOPPAD + minsize) / PAGE) * PAGE - o
+	}
+	dirty_end = 0                      # the last frame's picture ends here (0: none)
+	for (f = 1; f <= (alloc == "once" ? 1 : frames); f++) {
+		syscalls = (f == 3 || f == 4)
+		if (P_PERTURB && alloc == "malloc") CORRUPT += ceil(size / 64)   # the fill, blended
+		oldtop = top; oldsize = top_size
+		if (top_size < nb + minsize && nb >= thr && P_MMAPMAX > 0) {
+			FAULTS += 1 + (wf ? 1 : RF) * (ceil((16 + size) / PAGE) - 1)
+			MMAPS++
+			if (syscalls) { SC_MMAP++; SC_MUNMAP++ }
+			if (P_DYN && mchunk > thr && mchunk + 2 <= cap) { thr = mchunk; trimt = 2 * mchunk }
+			dirty_end = 0
+			continue
+		}
+		if (top_size < nb + minsize) {
+			grow = ceil((nb + P_TOPPAD + minsize - top_size) / PAGE) * PAGE
+			top_size += grow
+			if (syscalls) SC_BRK++
+		}
+		p = top; mem = p + 2 * sz
+		top += nb; top_size -= nb
+		# what of the last frame is still under this one (same start, mapped)
+		if (alloc == "malloc" && !P_PERTURB && dirty_end > mem) {
+			end_ok = min(min(dirty_end, mapped_end(mem)), mem + size)
+			if (end_ok > mem) CORRUPT += ceil((end_ok - mem) / 64)
+		}
+		touch(p + sz, p + 2 * sz, 0)                  # the chunk's size
+		touch(top + sz, top + 2 * sz, 0)              # the new top's size
+		if (alloc == "calloc")
+			touch(mem, p + sz + ((!P_PERTURB && p == oldtop && nb > oldsize) ? oldsize : nb), 0)
+		touch(mem, mem + size, !wf)                   # fill, memset or render
+		if (alloc == "once") break
+		dirty_end = mem + size
+		top = p; top_size += nb                      # free: back into the top
+		if (top_size >= trimt) {
+			area = top_size - minsize - 1
+			extra = (area > P_TOPPAD) ? int((area - P_TOPPAD) / PAGE) * PAGE : 0
+			if (extra > 0) {
+				top_size -= extra
+				unmap_from(int((top + top_size) / PAGE))
+				if (syscalls) SC_BRK++
+			}
+		}
+	}
+}
+
+# policy(env, tune): P_* as glibc (version GMIN) reads the step's own
+# settings; only what the kit's steps set is modelled.  Any threshold
+# setting freezes the dynamic threshold; glibc <= 2.34 refuses a threshold
+# above 32 MiB (the trim setting still applies and still freezes it).
+function policy(env, tune,    n, a, i, j, kv, name, t, m) {
+	P_THR = 128 * 1024; P_TRIM = 128 * 1024; P_TOPPAD = 128 * 1024
+	P_MMAPMAX = 65536; P_PERTURB = 0; P_DYN = 1
+	n = split(env, a, " ")
+	for (i = 1; i <= n; i++) {
+		if (a[i] ~ /^GLIBC_TUNABLES=/) {
+			m = split(substr(a[i], 16), t, ":")
+			for (j = 1; j <= m; j++) {
+				split(t[j], kv, "="); name = kv[1]; sub(/^glibc\.malloc\./, "", name)
+				set_policy(name, kv[2])
+			}
+		} else if (a[i] ~ /^MALLOC_[A-Z_]+_=/) {
+			split(a[i], kv, "="); name = tolower(kv[1]); sub(/^malloc_/, "", name); sub(/_$/, "", name)
+			set_policy(name, kv[2])
+		}
+	}
+	if (tune) { P_MMAPMAX = 0; P_TRIM = 2^64; P_DYN = 0 }
+}
+function set_policy(name, v) {
+	if (name == "mmap_max") { P_MMAPMAX = v + 0; P_DYN = 0 }
+	else if (name == "trim_threshold") { P_TRIM = v + 0; P_DYN = 0 }
+	else if (name == "top_pad") { P_TOPPAD = v + 0; P_DYN = 0 }
+	else if (name == "mmap_threshold") { if (GMIN >= 35 || v + 0 <= 32 * MIB) P_THR = v + 0; P_DYN = 0 }
+	else if (name == "perturb") P_PERTURB = (v + 0 > 0 && v + 0 <= 255)
+}
+
+# The frame size a command asks for (--size with K/M/G, or 63 MiB).
+function cmd_size(cmd,    s, n) {
+	if (!match(cmd, /--size [0-9]+[KMG]?/)) return 66355200
+	s = substr(cmd, RSTART + 7, RLENGTH - 7); n = s + 0
+	if (s ~ /K$/) n *= 1024; else if (s ~ /M$/) n *= MIB; else if (s ~ /G$/) n *= 1024 * MIB
+	return int(n / 8) * 8
+}
+function cmd_word(cmd, opt,    s) {
+	if (!match(cmd, opt " [^ ]+")) return ""
+	return substr(cmd, RSTART + length(opt) + 1, RLENGTH - length(opt) - 1)
+}
+
+# Grade one frames step of Lab 1 or Lab 4: faults, corrupt pixels, frames
+# from mmap, and (Lab 1) the system calls of two steady frames.
+function grade_frames(s, lab1,    n, cmd, size, alloc, tune, sc4, b4, m4, u4) {
+	n = STEP_N[s]; cmd = WANT_CMD[s]
+	size = cmd_size(cmd); alloc = cmd_word(cmd, "--alloc"); tune = (cmd ~ / --tune( |$)/)
+	policy(WANT_ENV[s], tune)
+	if (lab1) {
+		replay(4, size, alloc, s ".strace4"); b4 = SC_BRK; m4 = SC_MMAP; u4 = SC_MUNMAP
+	}
+	replay(cmd_word(cmd, "--frames") + 0, size, alloc, s)
+	EXPECT[s] = FAULTS
+	check(s, s, "minor_faults", V[s, "minor_faults"], FAULTS, TOL, 2, "fault")
+	if (lab1) check(s, s, "corrupt_pixels", V[s, "corrupt_pixels"], CORRUPT, 0, 2, "alloc")
+	check(s, s, "mmap_frames", V[s, "mmap_frames"], MMAPS, 0, 1, "alloc")
+	if (lab1) { check_sc(s, "brk", b4); check_sc(s, "mmap", m4); check_sc(s, "munmap", u4) }
+}
+
+END {
+	gsub(/[\001-\037\177]/, "?", SUBFILE)
+	if (H["format"] !~ /^malloc-labs-submission [12]$/ || H["glibc"] == "" || H["page_bytes"] == "") {
+		print "grade: " SUBFILE ": not a malloc-labs submission (no header: format, glibc, page_bytes)" > "/dev/stderr"
+		exit 2
+	}
+	FORMAT = substr(H["format"], 24) + 0
+	PAGE = H["page_bytes"] + 0; RF = H["read_faults_per_page"] + 0; BITS = H["binary_bits"]
+	N = H["frames"] + 0; SCALE = H["scale"] + 0; VI = H["variance_iters"] + 0
+	CL = H["count_large"] + 0; B = H["bytes_per_run"] + 0
+	if (PAGE < 1024 || (RF != 1 && RF != 2) || N < 1 || SCALE < 1 || VI < 2 || CL < 1 || B < 1) {
+		print "grade: " SUBFILE ": the header lacks or garbles page_bytes, read_faults_per_page or a knob" > "/dev/stderr"
+		exit 2
+	}
+	split(H["glibc"], gv, "."); GMIN = (gv[1] > 2) ? 99 : gv[2] + 0
+	HAVE_STRACE = H["strace"] !~ /^none/
+	# Without strace the system-call checks cannot be made: ENV (points
+	# withheld, exit 3), never a silent SKIP a forger could ask for.
+	NOSTRACE = "no strace in the submission: install strace (and allow ptrace), then submit again"
+	MIB = 1048576
+	TOL = fault_tolerance() + (FORMAT == 1)
+
+	# ------------------------------------------------------- the steps
+	N4 = int(100 / SCALE); if (N4 < 1) N4 = 1
+	NV = int(300 / SCALE); if (NV < 1) NV = 1
+	# The student's parameters come from the name (tools/grading/questions.sh, via
+	# QKNOBS), never from the file: a file renamed to another student runs
+	# the wrong commands.  No name to derive them from: zeros, so the
+	# commands check fails.
+	HAVE_Q = ("questions" in H)
+	steps_knobs("FRAMES=" N " N4=" N4 " NV=" NV " VARIANCE_ITERS=" VI " COUNT_LARGE=" CL \
+		" BYTES=" H["bytes"] " THR=268435456 TRIM=536870912 " (QKNOBS != "" ? QKNOBS : "Q_SIZE=0 Q_L4=0 Q_BUF=0"), K)
+	nst = steps_load(STEPS)
+	for (i = 1; i <= nst; i++) {
+		if (!steps_has(i, "graded")) continue
+		# Lab 6 came with format 2: an older file has no such records.
+		if (FORMAT == 1 && STEP_ID[i] ~ /^lab6\./) { NOT_YET[STEP_ID[i]] = "not in a format 1 submission"; continue }
+		# The answer sheet's steps come only with an answer sheet.
+		if (steps_has(i, "student") && !HAVE_Q) continue
+		first = REC_N + 1
+		steps_records(i, K, HAVE_STRACE)
+		for (r = first; r <= REC_N; r++) {
+			c = REC_CMD[r]
+			if (FORMAT == 1) sub(/ --no-thp/, "", c)     # format 1 ran without it
+			if (REC_HOW[r] == "sc") c = "strace -f -c -e trace=brk,mmap,munmap -o LOG " c
+			if (REC_HOW[r] == "wr") c = "strace -f -e trace=write -e raw=write -o LOG " c
+			WANT_CMD[REC_ID[r]] = c; WANT_ENV[REC_ID[r]] = REC_ENV[r]; REC_STEP[r] = STEP_ID[i]
+		}
+		GRADED[++ngraded] = STEP_ID[i]
+		# No GLIBC_TUNABLES before glibc 2.26: those steps ran untuned.
+		if (STEP_ENV[i] ~ /GLIBC_TUNABLES/ && GMIN < 26)
+			GLIBC_WHY[STEP_ID[i]] = GLIBC_WHY[STEP_ID[i] ".strace4"] = "glibc " H["glibc"] " has no GLIBC_TUNABLES"
+	}
+
+	rep(sprintf("# %s: %s, glibc %s, page %d B", SUBFILE, H["student"], H["glibc"], PAGE))
+	rep(sprintf("# %d fault(s) a read-then-written page, THP %s", RF, H["thp"]))
+	rep(sprintf("# knobs: frames %d, scale %d, variance_iters %d, count_large %d, bytes %s", N, SCALE, VI, CL, H["bytes"]))
+	rep(sprintf("%-4s  %-19s  %-16s %12s %12s %6s %5s", "", "step", "check", "got", "want", "tol", "pts"))
+	integrity()
+	for (i = 1; i <= ngraded; i++) check_commands(GRADED[i])
+
+	# ------------------------------------------------------------ Lab 1
+	# The whole loop replayed page by page (replay() above).  In words, for
+	# a 63 MiB frame of P = ceil((66,355,200 + 16) / page) pages:
+	#   untuned: 63 MiB is over the 32 MiB cap, so every frame is a fresh
+	#     mapping, munmapped by free: N x (1 + RF x (P - 1)); calloc the
+	#     same (a fresh mapping is not cleared); perturb writes first: N x P.
+	#   tuned, or mmap_max=0 with no trim: the heap grows once and is kept:
+	#     about RF x P, less the pages calloc clears (written first); every
+	#     frame after the first holds the last one's picture (malloc).
+	#   mmap_max=0 alone: free trims the heap back to top_pad each frame;
+	#     the 33 pages kept are mapped and dirty for the next frame.
+	# strace, frames 3 and 4: an mmap and a munmap a frame untuned; a grow
+	# and a trim (2 brk) a frame with mmap_max=0; nothing when the heap is kept.
+	for (i = 1; i <= ngraded; i++)
+		if (GRADED[i] ~ /^lab1\./) grade_frames(GRADED[i], 1)
+
+	# ------------------------------------------------------------ Lab 2
+	# Each row is a fresh process: 32 B (tcache), 4 KiB (bins) and 1 MiB with
+	# the dynamic threshold (the first free raises it) come from the heap
+	# and fault only while setting up, never per call.  Forced mmap (the
+	# threshold pinned at 512 KiB): every call maps a fresh 1 MiB block and
+	# writes its header: 1 fault a call, one mmap and one munmap a call.
+	# strace: the run at VARIANCE_ITERS minus the run at 1 iteration.
+	s = "lab2.all"
+	nl = split("timer floor|malloc 32 B|malloc 4 KiB|malloc 1 MiB (default)|malloc 1 MiB (forced mmap)|malloc 1 MiB (heap, no trim)|pool 64 B", L2, "|")
+	split("timer|32B|4KiB|1MiB-default|1MiB-mmap|1MiB-heap|pool", L2N, "|")
+	VIA["timer floor"] = "-"; VIA["pool 64 B"] = "pool"; VIA["malloc 1 MiB (forced mmap)"] = "mmap"
+	for (i = 1; i <= nl; i++) {
+		k = s "/" L2[i]; lab = L2N[i]
+		cls = (L2[i] ~ /^malloc/) ? "alloc" : "plain"
+		check_str(s, k, "via:" lab, V[k, "via"], (L2[i] in VIA) ? VIA[L2[i]] : "heap", 1, cls)
+		got = (k in ROW) ? int(V[k, "faults_per_iter"] * V[k, "iters"] + 0.5) : ""
+		if (L2[i] ~ /forced/) check(s, k, "faults:" lab, got, VI, 8 + int(VI / 10000), 2, "alloc")
+		else if (L2[i] != "timer floor") check(s, k, "faults:" lab, got, 0, 64 + int(VI / 10000), 1, cls)
+	}
+	if (!HAVE_STRACE) {
+		out("ENV", "lab2.mmap", "mmap_calls", "-", VI - 1, "exact", 1, NOSTRACE)
+		out("ENV", "lab2.mmap", "munmap_calls", "-", VI - 1, "exact", 1, NOSTRACE)
+	} else {
+		k = "lab2.mmap.straceN/malloc 1 MiB (forced mmap)"
+		if (!("lab2.mmap.strace1" in HAVESC)) delete ROW[k]
+		check("lab2.mmap.straceN", k, "mmap_calls", SC["lab2.mmap.straceN", "mmap"] - SC["lab2.mmap.strace1", "mmap"], VI - 1, 0, 1, "alloc")
+		check("lab2.mmap.straceN", k, "munmap_calls", SC["lab2.mmap.straceN", "munmap"] - SC["lab2.mmap.strace1", "munmap"], VI - 1, 0, 1, "alloc")
+	}
+
+	# ------------------------------------------------------------ Lab 3
+	# pre25 pins the threshold at 128 KiB: every request whose chunk
+	# reaches it is a fresh mapping, each page written once (memset): the
+	# faults are the mapped pages, ceil((size + 16) / 4096) a block, and a
+	# mapped block has 33 (131,049 B, the smallest chunk of 128 KiB) to
+	# 313 (1,280,000 B) of them.  tuned (threshold 16 MiB, over every
+	# request) maps nothing and reuses the heaps: its faults are only the
+	# heaps growing, at least 3x fewer than pre25 at COUNT_LARGE >= 200
+	# (measured 4x at 100, 10x at 500, 44x at 4000; shorter runs skip it).
+	s = "lab3.pre25"; t = "lab3.tuned"
+	check(s, s, "requests", V[s, "requests"], 2 * CL, 0, 1, "plain")
+	check(s, s, "faults~mmap_pages", V[s, "minor_faults"], V[s, "mmapped_pages"], max(64, int(V[s, "mmapped_pages"] * 0.03)), 2, "p4096")
+	check_range(s, s, "mmap_pages/block", V[s, "mmapped_pages"], 33 * V[s, "mmapped"], 313 * V[s, "mmapped"], 1, "p4096")
+	check(t, t, "mmapped", V[t, "mmapped"], 0, 0, 1, "alloc")
+	if (CL < 200) out("SKIP", t, "pre25/tuned", "-", ">=3", "range", 2, "count_large < 200: too short")
+	# A lower bound, so THP "always" cannot spoil it: pre25's blocks (at
+	# most 1.25 MiB mappings) hold no aligned 2 MiB page, while huge pages
+	# can only lower tuned's faults and raise the ratio.
+	else check_range(t, t, "pre25/tuned", (V[t, "minor_faults"] > 0 ? sprintf("%.1f", V[s, "minor_faults"] / V[t, "minor_faults"]) : "inf"), 3, "", 2, "alloc")
+
+	# ------------------------------------------------------------ Lab 4
+	# malloc + memset of S bytes, replayed as Lab 1 is.  In words, with
+	# P(S) = ceil((S + 16) / page) pages: under the 32 MiB cap the first
+	# free raises the threshold: frame 1 is mapped, frame 2 grows the heap,
+	# the rest reuse it: about 2 x P.  A 32 MiB block maps 32 MiB + a page,
+	# 34 MiB more: over the cap, every frame is a fresh mapping: N x P.
+	# Thresholds 256 MiB / 512 MiB, by MALLOC_*_ or GLIBC_TUNABLES: the heap
+	# grows once: P, nothing from mmap.  glibc <= 2.34 refuses a threshold
+	# over 32 MiB, but the trim setting still freezes it at 128 KiB: N x P.
+	# 8 MiB +- 1.5 MiB: the threshold rises only to the largest block freed
+	# so far, so a larger one maps again; bounds only: at least one mapped
+	# frame and min(N, 2) of the smallest blocks, at most N of the largest.
+	for (i = 1; i <= ngraded; i++)
+		if (GRADED[i] ~ /^lab4\./ && GRADED[i] != "lab4.8M-vary") grade_frames(GRADED[i], 0)
+	s = "lab4.8M-vary"; T4 = TOL + 2 * NV
+	PMIN = ceil((8 * MIB - 1572864 + 16) / PAGE); PMAX = ceil((8 * MIB + 1572864 + 16) / PAGE)
+	check_range(s, s, "minor_faults", V[s, "minor_faults"], (NV < 2 ? NV : 2) * PMIN - T4, NV * PMAX + T4, 1, "fault")
+	check_range(s, s, "mmap_frames", V[s, "mmap_frames"], 1, NV, 1, "alloc")
+
+	# ------------------------------------------------------------ Lab 5
+	# A blocking write() to a pipe returns when all of it is written: BYTES
+	# take exactly ceil(BYTES / size) calls, none short.  strace saw them
+	# (raw arguments): the address of the buffer mod 4096 must be the one the
+	# CSV claims.  page, page+8, page+16 are placed by hand (0, 8, 16);
+	# as malloc returned it: a 1 MiB block is mapped on its own, its user bytes 16
+	# bytes (the chunk header) past a page boundary; a heap block is 16-byte
+	# aligned, anywhere.
+	for (i = 1; i <= ngraded; i++) {
+		s = GRADED[i]
+		if (s !~ /^lab5\./) continue
+		sz = cmd_size(WANT_CMD[s]); al = cmd_word(WANT_CMD[s], "--align")
+		check(s, s, "writes", V[s, "writes"], ceil(B / sz), 0, 1, "plain")
+		check(s, s, "short_writes", V[s, "short_writes"], 0, 0, 1, "plain")
+		# the CSV column of yes: addr_mod_page (addr_mod_4096 before the page size came from sysconf)
+		mod = ((s, "addr_mod_page") in V) ? V[s, "addr_mod_page"] : V[s, "addr_mod_4096"]
+		if (al == "malloc" && sz >= MIB) check(s, s, "addr_mod_4096", mod, 16, 0, 1, "alloc")
+		else if (al == "malloc") check(s, s, "addr_mod_16", (isnum(mod) ? mod % 16 : mod), 0, 0, 1, "alloc")
+		else check(s, s, "addr_mod_4096", mod, (al == "page" ? 0 : al == "page+8" ? 8 : 16), 0, 1, "plain")
+		if (!HAVE_STRACE) { out("ENV", s, "strace_writes", "-", ceil(B / sz), "exact", 1, NOSTRACE); continue }
+		hit = 0
+		for (k = 1; k <= NW[s]; k++) if (WR[s, k, "bytes"] == B) hit = k
+		check(s, s, "strace_writes", hit ? WR[s, hit, "calls"] : "none", ceil(B / sz), 0, 1, "plain")
+		check(s, s, "strace_addr_mod", hit ? WR[s, hit, "mod"] : "none", mod, 0, 1, "plain")
+	}
+
+	# ------------------------------------------------------------ Lab 6
+	# A thread's first malloc gives it an arena of its own while fewer than
+	# the limit exist; the limit (8 x CPUs, or arena_max) is only looked at
+	# once more than arena_test (8) arenas exist.  3 threads: the main arena
+	# and 3 more, on any machine.  MALLOC_ARENA_MAX=2: 2.  The same seed
+	# gives the same live set under both.  malloc_trim(0) hands back the
+	# free pages of every arena: measured 85-90% of the growth; graded: at
+	# least half.
+	s = "lab6.threads-3"; t = "lab6.arena-max-2"; u = "lab6.trim"
+	check(s, s, "arenas", V[s, "arenas"], 4, 0, 2, "alloc")
+	check(t, t, "arenas", V[t, "arenas"], 2, 0, 2, "alloc")
+	check(t, t, "live_after", V[t, "live_after"], V[s, "live_after"], 0, 1, "plain")
+	check_range(u, u, "trimmed/after%", (V[u, "anon_after_kib"] > 0 ? \
+		int(100 * V[u, "anon_trimmed_kib"] / V[u, "anon_after_kib"]) : "none"), 0, 50, 2, "alloc")
+
+	# ------------------------------------------------------------- times
+	# ---------------------------------------------------------- answers
+	answers()
+
+	rep("Times (recorded, not graded):")
+	for (i = 1; i <= nrec; i++) { r = order[i]
+		if (r ~ /strace/) continue
+		if ((r, "time_s") in V) rep(sprintf("  %-26s %10s s", r, V[r, "time_s"]))
+		else if ((r, "seconds") in V) rep(sprintf("  %-26s %10s s  %s GiB/s", r, V[r, "seconds"], V[r, "gib_per_s"]))
+	}
+	k = "lab2.all/pool 64 B"; k2 = "lab2.all/malloc 32 B"
+	if (k in ROW && k2 in ROW) rep(sprintf("  %-26s %10s ns  (malloc 32 B p50 %s ns)", "lab2 pool 64 B p50", V[k, "p50_ns"], V[k2, "p50_ns"]))
+	fl = ""; for (fg in FLAG) fl = fl (fl == "" ? "" : ";") fg
+	if (envs) rep(sprintf("ENV: %d check(s) not comparable here (%s); their points are not given", envs, fl))
+	if (EXPECT_OUT != "")
+		for (s in EXPECT) printf "%s %s\n", s, EXPECT[s] > EXPECT_OUT
+	rep(sprintf("Answers: %s", HAVE_ANS ? ascore + 0 "/" atotal : "none (no answer sheet in the submission)"))
+	rep(sprintf("Score: %d/%d", score, total))
+	if (MODE == "feedback") feedback()
+	if (MODE == "gradescope") gradescope()
+	if (SUMMARY != "") printf "%s\t%s\n", fingerprint(), csv_row(fl) >> SUMMARY
+	exit fails ? 1 : envs ? 3 : 0
+}
+
+# ------------------------------------------------------------- integrity
+# What a text file can be checked for without a secret (step "file"):
+# that it is one submission, each record once and each one the kit makes;
+# every row agreeing with the header (glibc, THP, page size, faults a read
+# page, the binary's bits) and with the file's own readable table; every
+# count a whole number; strace, kit and compiler lines consistent with the
+# records.  A FAIL each, except the kit: a changed or unknown kit is ENV
+# (a course may ask for edits; the grade says the programs may differ).
+# What this cannot prove: a forger who edits every copy of a number
+# consistently, or runs a patched program with a clean kit line; only a
+# re-run on the grader's machine can (README, "What a text file cannot
+# prove").
+function fcheck(chk, bad, pts) {
+	if (bad == "") out("PASS", "file", chk, "consistent", "consistent", "exact", pts, "")
+	else out("FAIL", "file", chk, "differs", "consistent", "exact", pts, bad)
+}
+function hum_cmp(r, a, cols,    c, n, i) {
+	n = split(cols, c, " ")
+	for (i = 1; i <= n; i++)
+		if (a[i + 1] != V[r, c[i]]) return r ": the @human table says " c[i] " " a[i + 1] ", the record " V[r, c[i]]
+	return ""
+}
+function last_opt(s,    n, a, i, o) {
+	n = split(s, a, " "); o = ""
+	for (i = 1; i <= n; i++) if (a[i] ~ /^-O/) o = a[i]
+	return o
+}
+function integrity(    i, r, k, n, a, c, col, nc, bad, known, rid, b, o, fam, seenh, nseen) {
+	bad = (NFORMAT > 1) ? NFORMAT " format lines: two submissions in one file (concatenated?)" : \
+	      (NHUMAN > 1) ? NHUMAN " @human tables" : (HDUP != "") ? "header lines given twice:" HDUP : \
+	      (NANSBLOCK > 1) ? NANSBLOCK " answer blocks" : ""
+	fcheck("one_submission", bad, 2)
+	fcheck("records_once", DUP == "" ? "" : "a second @run of" DUP " (not read: the first counts)", 2)
+	for (i = 1; i <= REC_N; i++) known[REC_ID[i]] = 1
+	bad = ""
+	for (i = 1; i <= nrec; i++) if (!(order[i] in known)) { bad = "a record the kit does not make here: " order[i]; break }
+	fcheck("records_known", bad, 1)
+	# a name make submit accepts (the student's parameters come from it)
+	n = H["student"]
+	fcheck("student", (n ~ /^[A-Za-z0-9][A-Za-z0-9@._-]*$/ && length(n) <= 64) ? "" : \
+		"student '" n "' is not a name make submit accepts", 1)
+
+	# strace: none, yet records that ran under strace (the rest deleted?)
+	bad = ""
+	if (!HAVE_STRACE)
+		for (i = 1; i <= nrec; i++) {
+			r = order[i]
+			if (r ~ /\.strace/ || CMD[r] ~ /^strace / || (r in HAVESC) || (r in HAVEWR)) { bad = "strace: none, but " r " ran under strace"; break }
+		}
+	fcheck("strace_line", bad, 1)
+
+	# every row against the header: what the run saw is the machine's
+	bad = ""
+	split("glibc thp mthp page_bytes read_faults_per_page", col, " ")
+	for (i = 1; i <= nrec && bad == ""; i++) {
+		r = order[i]
+		for (k in ROW) {
+			if (ROWID[k] != r) continue
+			for (c = 1; c <= 5; c++)
+				if (((r, col[c]) in HD) && (col[c] in H) && V[k, col[c]] != H[col[c]]) {
+					bad = r ": " col[c] " " V[k, col[c]] " in the row, " H[col[c]] " in the header"; break
+				}
+			if (bad != "") break
+		}
+	}
+	fcheck("rows_vs_header", bad, 2)
+
+	# the binary's bits: a 64-bit program loads a 64-bit libc
+	b = H["binary_bits"]; bad = ""
+	if (b != "32" && b != "64") bad = "binary_bits is '" b "', not 32 or 64"
+	else for (k in ROW) {
+		o = V[k, "malloc_owner"]
+		if ((b == 64 && o ~ /i386|i686|\/lib32\//) || (b == 32 && o ~ /x86_64|aarch64|\/lib64\//)) {
+			bad = "binary_bits " b ", but malloc() came from " o; break
+		}
+	}
+	fcheck("binary_bits", bad, 1)
+
+	# counts are whole numbers, never negative
+	bad = ""
+	nc = split("frames size minor_faults corrupt_pixels sampled_pixels mmap_frames requests mmapped " \
+		"mmapped_pages writes short_writes live_after anon_after_kib iters", col, " ")
+	for (k in ROW) {
+		rid = ROWID[k]
+		for (c = 1; c <= nc; c++)
+			if (((rid, col[c]) in HD) && V[k, col[c]] !~ /^[0-9]+$/) { bad = rid ": " col[c] " '" V[k, col[c]] "' is not a whole number"; break }
+		if (bad == "" && ((rid, "faults_per_iter") in HD) && V[k, "faults_per_iter"] !~ /^[0-9]+(\.[0-9]+)?$/)
+			bad = rid ": faults_per_iter '" V[k, "faults_per_iter"] "' is not a number >= 0"
+		if (bad != "") break
+	}
+	for (k in SC) if (bad == "" && SC[k] !~ /^[0-9]+$/) { split(k, a, SUBSEP); bad = a[1] ": syscalls " a[2] "=" SC[k] " is not a whole number" }
+	for (k in WR) if (bad == "" && k !~ /mod$/ && WR[k] !~ /^[0-9]+$/) { split(k, a, SUBSEP); bad = a[1] ": write " a[3] "=" WR[k] " is not a whole number" }
+	fcheck("numbers", bad, 2)
+
+	# the readable table against the records (an edit of one copy shows)
+	bad = (NHUMAN == 0) ? "no @human table" : ""
+	for (i = 1; i <= NHUM && bad == ""; i++) {
+		n = split(HUM[i], a, " "); r = a[1]
+		if (!(r in ROW) || r ~ /strace/) continue
+		seenh[r] = 1; nseen++
+		if (r ~ /^lab[14]\./) bad = hum_cmp(r, a, "frames minor_faults corrupt_pixels mmap_frames")
+		else if (r ~ /^lab3\./) bad = hum_cmp(r, a, "requests minor_faults mmapped mmapped_pages")
+		else if (r ~ /^lab5\./) bad = hum_cmp(r, a, "writes " (((r, "addr_mod_page") in V) ? "addr_mod_page" : "addr_mod_4096"))
+	}
+	for (i = 1; i <= nrec && bad == ""; i++) {
+		r = order[i]
+		if (r ~ /^lab[1345]\./ && r !~ /strace/ && (r in ROW) && !(r in seenh)) bad = r " is not in the @human table"
+	}
+	# some format 1 files were written with the environment check alone
+	if (FORMAT == 1 && !nseen) out("SKIP", "file", "human_table", "-", "-", "exact", 1, "no tables in this format 1 file")
+	else fcheck("human_table", bad, 1)
+
+	# the compiler line against what the binaries say they were built by
+	if ("binary_compiler" in H) {
+		fam = (H["compiler"] ~ /clang/) ? "clang" : "gcc"; bad = ""
+		if (H["binary_compiler"] !~ ("^" fam " ")) bad = "compiler: " H["compiler"] "; the binaries: " H["binary_compiler"]
+		else if (last_opt(H["cflags"]) != "" && H["binary_compiler"] ~ / -O/ && last_opt(H["cflags"]) != last_opt(H["binary_compiler"]))
+			bad = "cflags " last_opt(H["cflags"]) "; the binaries: " H["binary_compiler"]
+		fcheck("compiler", bad, 1)
+	} else out("SKIP", "file", "compiler", "-", "-", "exact", 1, "no binary_compiler line (a file from an older kit)")
+
+	# the kit: a clean revision of this kit, or ENV
+	k = H["kit"]; bad = ""
+	if (k == "" || k ~ /^unknown/) bad = "the kit was not a git checkout: which programs ran cannot be told"
+	else if (k ~ /-dirty$/ && H["sources_changed"] != "(none)")
+		bad = "kit " k ": the programs' sources had local changes (" (("sources_changed" in H) ? H["sources_changed"] : "which: not recorded") ")"
+	else if (KIT_KNOWN == "no") bad = "kit " k " is not a revision of this kit"
+	if (bad == "") out("PASS", "file", "kit", "a revision", "a revision", "exact", 1, "")
+	else { out("ENV", "file", "kit", "changed", "a revision", "exact", 1, bad); FLAG["kit"] = 1 }
+}
+
+# ------------------------------------------------------------- answers
+# Each answer against first principles for this student's parameters
+# (tools/grading/questions.sh) and this machine's header, as grade_frames() models
+# the runs; the student's own measurement is shown beside it.  Listed and
+# scored apart from the runs (Answers: N/M).
+function ans_num(key, want, tol, pts, measured,    v, t) {
+	t = (tol == 0) ? "exact" : "+-" tol
+	if (!(key in ANS)) { out("FAIL", "answers", key, "missing", want, t, pts, "no line for it on the sheet"); return }
+	v = ANS[key]
+	if (v == "") { out("FAIL", "answers", key, "blank", want, t, pts, "not answered"); return }
+	if (v !~ /^[0-9]+$/) { out("FAIL", "answers", key, substr(v, 1, 12), want, t, pts, "not a whole number"); return }
+	out(abs(v - want) <= tol ? "PASS" : "FAIL", "answers", key, v, want, t, pts, \
+		"measured: " (measured == "" ? "not measured" : measured))
+}
+function size_of(s,    n) {
+	n = s + 0
+	if (s ~ /[kK]$/) n *= 1024; else if (s ~ /[mM]$/) n *= MIB; else if (s ~ /[gG]$/) n *= 1024 * MIB
+	return n
+}
+function answers(    S, P, L4, BUF, u, t, v, ok, a, m, mm, mu, tb) {
+	if (!HAVE_ANS) {
+		out("SKIP", "answers", "sheet", "-", "-", "-", 0, "no answer sheet (make questions STUDENT=name; make submit ANSWERS=file)")
+		return
+	}
+	ANSWERING = 1
+	S = K["Q_SIZE"] + 0; L4 = K["Q_L4"] + 0; BUF = K["Q_BUF"] + 0
+	u = "lab1.q-untuned"; t = "lab1.q-tuned"
+	P = ceil((S + 16) / PAGE)
+	ans_num("frame_pages", P, 0, 1, "")
+	ans_num("faults_untuned", 1 + RF * (P - 1), TOL, 2, \
+		(u in ROW) && N > 0 ? int(V[u, "minor_faults"] / N + 0.5) : "")
+	policy("", 0); replay(4, S, "malloc", u ".strace4"); mm = SC_MMAP / 2; mu = SC_MUNMAP / 2
+	ans_num("mmap_untuned", mm, 0, 1, (u ".strace4" in HAVESC) ? (SC[u ".strace4", "mmap"] - SC[u ".strace2", "mmap"]) / 2 : "")
+	ans_num("munmap_untuned", mu, 0, 1, (u ".strace4" in HAVESC) ? (SC[u ".strace4", "munmap"] - SC[u ".strace2", "munmap"]) / 2 : "")
+	policy("", 1); replay(4, S, "malloc", t ".strace4"); tb = SC_BRK / 2
+	ans_num("brk_tuned", tb, 0, 1, (t ".strace4" in HAVESC) ? (SC[t ".strace4", "brk"] - SC[t ".strace2", "brk"]) / 2 : "")
+	policy("", 1); replay(N, S, "malloc", t)
+	ans_num("faults_tuned", FAULTS, max(TOL, int(FAULTS / 100)), 2, V[t, "minor_faults"])
+	ans_num("corrupt_tuned", CORRUPT, int(CORRUPT / 100), 2, V[t, "corrupt_pixels"])
+	policy("", 0); replay(N4, int(L4 / 8) * 8, "memset", "lab4.q-size")
+	ans_num("l4_mmap_frames", MMAPS, 0, 1, V["lab4.q-size", "mmap_frames"])
+	# The fix: a threshold over the 34 MiB chunk (glibc 2.35 on: older ones
+	# refuse one over 32 MiB), or no mmap at all.
+	v = tolower(ANS["l4_fix"]); ok = 0
+	if (match(v, /mmap_threshold_?=[0-9]+[kmg]?/)) {
+		a = substr(v, RSTART, RLENGTH); sub(/.*=/, "", a)
+		ok = size_of(a) >= 34 * MIB + 32 && GMIN >= 35
+	}
+	if (v ~ /mmap_max_?=0([^0-9]|$)/) ok = 1
+	out(ok ? "PASS" : "FAIL", "answers", "l4_fix", (v == "" ? "blank" : substr(ANS["l4_fix"], 1, 12)), \
+		"a fix", "rule", 2, ok ? "" : "want mmap_threshold over 34 MiB (glibc >= 2.35) or mmap_max=0")
+	ans_num("yes_writes", ceil(B / BUF), 0, 1, V["lab5.q-buf", "writes"])
+	ans_num("yes_addr_mod", (BITS == 32) ? 8 : 16, 0, 1, V["lab5.q-buf", "addr_mod_page"])
+	ANSWERING = 0
+}
+
+# ------------------------------------------------------ for the gradebook
+# One row: file,student,date,score,max,answers,answers_max,fails,envs,kit,
+# glibc,kernel,thp,flags (grade.sh adds same_run_as).  The fingerprint: a
+# hash of every time the file records, in order; two real runs never share
+# them all, so two files with one fingerprint are copies of one run.
+function fingerprint(    i, h, c) {
+	if (FPS == "") return "none"
+	h = 0
+	for (i = 1; i <= length(FPS); i++) {
+		c = index("0123456789.,-", substr(FPS, i, 1))
+		h = (h * 31 + c) % 2147483629
+	}
+	return h "-" length(FPS)
+}
+function csv_row(fl) {
+	return csv_field(SUBFILE) "," csv_field(H["student"]) "," csv_field(H["date"]) "," score "," total "," \
+		(HAVE_ANS ? ascore + 0 "," atotal : ",") "," fails + 0 "," envs + 0 "," csv_field(H["kit"]) "," \
+		csv_field(H["glibc"]) "," csv_field(H["kernel"]) "," csv_field(H["thp"]) "," csv_field(fl)
+}
+
+# What a FAIL or ENV means, and what to try: for the student's feedback.
+function hint_means(i,    c, s) {
+	c = O_CHK[i]; s = O_STEP[i]
+	if (O_ANS[i]) return "your answer differs from first principles for your parameters and machine"
+	if (O_ST[i] == "ENV") return "the run's environment makes this count incomparable, so it earns no points"
+	if (s == "file") return c == "one_submission" ? "the file holds more than one submission" : \
+		c == "records_once" ? "a step is recorded twice" : c == "records_known" ? "a record the kit never makes" : \
+		c == "rows_vs_header" ? "a run's own environment columns disagree with the header" : \
+		c == "human_table" ? "the readable table disagrees with the records" : \
+		c == "numbers" ? "a count is not a whole number of at least 0" : \
+		c == "compiler" ? "the compiler line is not what built the programs" : \
+		"the file is not as make submit writes it"
+	if (c == "commands") return "a record ran another command than the kit's for these knobs"
+	if (c == "minor_faults" || c ~ /^faults/) return "page faults differ from the heap model for these knobs on this machine"
+	if (c == "corrupt_pixels") return "pixels left from the last frame differ from the model (malloc does not clear)"
+	if (c == "mmap_frames" || c ~ /2frames$/ || c ~ /_calls$/) return "system calls or mapped frames differ from malloc's policy"
+	if (c ~ /write|addr/) return "write() calls or the buffer's address differ from the pipe and malloc rules"
+	if (c ~ /arena|live|trim/) return "arenas or trimmed memory differ from glibc's arena rules"
+	return "the measurement differs from the model"
+}
+function hint_try(i,    w) {
+	w = O_WHY[i]
+	if (O_ANS[i]) return "work it again from the lab's explanation; your own measurement is shown"
+	if (O_ST[i] == "FAIL" && (O_STEP[i] == "file" || O_CHK[i] == "commands"))
+		return "hand in the file make submit wrote, unedited (make submit again)"
+	if (w ~ /strace/) return "apt-get install strace (a container: allow ptrace), then make submit again"
+	if (w ~ /GLIBC_TUNABLES|MALLOC_|LD_PRELOAD|malloc\(\) is/) return "unset the setting (a fresh shell), then make submit again"
+	if (w ~ /THP always/) return "make submit again with this kit: its runs use --no-thp"
+	if (w ~ /32-bit/) return "build the 64-bit programs (make clean; make), then make submit again"
+	if (w ~ /kit/) return "commit or undo your changes to the programs (git status), then make submit again"
+	if (w ~ /glibc|page size/) return "ask your instructor: this check needs another glibc or page size"
+	if (O_STEP[i] == "file" || O_CHK[i] == "commands") return "hand in the file make submit wrote, unedited (make submit again)"
+	return "make clean; make; run the step's command (in your file) alone and compare with the lab"
+}
+# print prefix + text in lines of at most 100 columns, broken at blanks
+function wrap(prefix, text,    w, n, a, i, line) {
+	n = split(text, a, " "); line = prefix
+	for (i = 1; i <= n; i++) {
+		if (length(line) + length(a[i]) + 1 > 100 && line != prefix) { print line; line = "         " }
+		line = line (line ~ / $/ ? "" : " ") substr(a[i], 1, 90)
+	}
+	print line
+}
+function feedback(    i, m) {
+	printf "Feedback for %s (%s): runs %d/%d, answers %s\n", H["student"], SUBFILE, score, total, \
+		HAVE_ANS ? ascore + 0 "/" atotal : "none"
+	for (i = 1; i <= NOUT; i++) {
+		if (O_ST[i] != "FAIL" && O_ST[i] != "ENV") continue
+		m++
+		printf "%s %s %s: got %s, want %s%s\n", O_ST[i], O_STEP[i], O_CHK[i], O_GOT[i], O_WANT[i], \
+			(O_TOL[i] ~ /^\+-/ ? " (" O_TOL[i] ")" : "")
+		if (O_WHY[i] != "") wrap("  why:   ", O_WHY[i])
+		wrap("  means: ", hint_means(i))
+		wrap("  try:   ", hint_try(i))
+	}
+	if (!m) print "Every check passed: nothing to fix."
+}
+
+# Gradescope's results.json: a test a step (its checks' lines as output),
+# a test an answer; the top-level score is their sum (runs + answers).
+function json_str(s) {
+	gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\n/, "\\n", s)
+	return "\"" s "\""
+}
+function gradescope(    i, g, n, name, key, GN, GS, GM, GB, GO, line, sep) {
+	n = 0
+	for (i = 1; i <= NOUT; i++) {
+		key = O_ANS[i] ? "answer: " O_CHK[i] : O_STEP[i]
+		if (!(key in GM)) { GN[++n] = key; GM[key] = 0; GS[key] = 0 }
+		if (O_ST[i] != "SKIP") GM[key] += O_PTS[i]
+		if (O_ST[i] == "PASS") GS[key] += O_PTS[i]
+		if (O_ST[i] == "FAIL" || O_ST[i] == "ENV") GB[key] = 1
+		line = sprintf("%s %s: got %s, want %s", O_ST[i], O_CHK[i], O_GOT[i], O_WANT[i]) (O_WHY[i] != "" ? " (" O_WHY[i] ")" : "")
+		GO[key] = GO[key] (GO[key] == "" ? "" : "\n") line
+	}
+	print "{"
+	printf "  \"score\": %d,\n", score + ascore
+	printf "  \"output\": %s,\n", json_str(sprintf("%s: runs %d/%d, answers %s; %d FAIL, %d ENV", H["student"], score, total, \
+		HAVE_ANS ? ascore + 0 "/" atotal : "none", fails + 0, envs + 0))
+	print "  \"tests\": ["
+	for (g = 1; g <= n; g++) {
+		key = GN[g]; name = key
+		if (key in STEP_N) name = key " (" STEP_LABEL[STEP_N[key]] ")"
+		sep = (g < n) ? "," : ""
+		printf "    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s}%s\n", \
+			json_str(name), GS[key], GM[key], (GB[key] ? "failed" : "passed"), json_str(GO[key]), sep
+	}
+	print "  ]"
+	print "}"
+}

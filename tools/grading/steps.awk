@@ -1,0 +1,117 @@
+# tools/grading/steps.awk - reads tools/grading/steps (the kit's step table) for awk and for
+# the shell scripts, so every reader expands a step the same way.  Load it
+# before a program (awk -f tools/grading/steps.awk -f prog.awk), or from the shell:
+#   awk -v KIND=graded -v KNOBS="FRAMES=10 ..." -v STRACE=1 [-v QUESTIONS=1] -f tools/grading/steps.awk tools/grading/steps
+#   awk -v KIND=tolerance -f tools/grading/steps.awk      (fault_tolerance(), below)
+# prints one line a record: ID|HOW|ENV|COMMAND, HOW one of run, sc (strace -c
+# of brk, mmap, munmap) or wr (strace of write() with raw arguments); with
+# KIND=matrix, ID|LABEL|ENV|COMMAND for each matrix row.  The steps marked
+# "student" come only with QUESTIONS=1 (their knobs: tools/grading/questions.sh).
+
+# steps_load(path): the table into STEP_ID, STEP_KINDS, STEP_LABEL,
+# STEP_ENV, STEP_CMD [1..n]; returns n.  A malformed line stops awk (exit 2).
+function steps_load(path,    line, n, f, k, rc) {
+	n = 0
+	while ((rc = (getline line < path)) > 0) {
+		if (line ~ /^[ \t]*(#|$)/) continue
+		if (split(line, f, "|") != 5) {
+			print "steps: " path ": not five |-separated columns: " line > "/dev/stderr"
+			exit 2
+		}
+		for (k = 1; k <= 5; k++) { sub(/^[ \t]+/, "", f[k]); sub(/[ \t]+$/, "", f[k]) }
+		n++
+		STEP_ID[n] = f[1]; STEP_KINDS[n] = f[2]; STEP_LABEL[n] = f[3]
+		STEP_ENV[n] = (f[4] == "-") ? "" : f[4]; STEP_CMD[n] = f[5]
+		STEP_N[f[1]] = n
+	}
+	if (rc < 0) { print "steps: cannot read " path > "/dev/stderr"; exit 2 }
+	close(path)
+	return n
+}
+
+# steps_has(i, kind): step i lists kind; "graded" is any kind a submission runs.
+function steps_has(i, kind,    k) {
+	k = "," STEP_KINDS[i] ","
+	if (kind == "graded")
+		return k ~ /,(run|frames|iters|writes),/
+	return index(k, "," kind ",") > 0
+}
+
+# steps_knobs(s, K): "NAME=value NAME=value" into K[NAME].
+function steps_knobs(s, K,    n, a, i, e) {
+	n = split(s, a, " ")
+	for (i = 1; i <= n; i++) { e = index(a[i], "="); if (e) K[substr(a[i], 1, e - 1)] = substr(a[i], e + 1) }
+}
+
+# steps_fill(s, K): s with every $NAME replaced by K[NAME]; an unknown
+# knob stops awk, so a typo in the table cannot run a wrong command.
+function steps_fill(s, K,    out, name) {
+	out = ""
+	while (match(s, /\$[A-Z][A-Z0-9_]*/)) {
+		name = substr(s, RSTART + 1, RLENGTH - 1)
+		if (!(name in K)) { print "steps: no knob $" name " for: " s > "/dev/stderr"; exit 2 }
+		out = out substr(s, 1, RSTART - 1) K[name]
+		s = substr(s, RSTART + RLENGTH)
+	}
+	return out s
+}
+
+# steps_records(i, K, strace): the records step i makes, into REC_ID,
+# REC_HOW, REC_ENV, REC_CMD [1..n] (appended after REC_N); returns REC_N.
+# The strace variants are the step's own command with one knob changed.
+function steps_records(i, K, strace,    k, save, cmd) {
+	if (steps_has(i, "frames")) {
+		steps_add(STEP_ID[i], "run", STEP_ENV[i], steps_fill(STEP_CMD[i], K), K)
+		if (strace) {
+			save = K["FRAMES"]
+			K["FRAMES"] = 2; steps_add(STEP_ID[i] ".strace2", "sc", STEP_ENV[i], steps_fill(STEP_CMD[i], K), K)
+			K["FRAMES"] = 4; steps_add(STEP_ID[i] ".strace4", "sc", STEP_ENV[i], steps_fill(STEP_CMD[i], K), K)
+			K["FRAMES"] = save
+		}
+	} else if (steps_has(i, "iters")) {
+		if (strace) {
+			save = K["VARIANCE_ITERS"]
+			K["VARIANCE_ITERS"] = 1; steps_add(STEP_ID[i] ".strace1", "sc", STEP_ENV[i], steps_fill(STEP_CMD[i], K), K)
+			K["VARIANCE_ITERS"] = save
+			steps_add(STEP_ID[i] ".straceN", "sc", STEP_ENV[i], steps_fill(STEP_CMD[i], K), K)
+		}
+	} else if (steps_has(i, "writes"))
+		steps_add(STEP_ID[i], strace ? "wr" : "run", STEP_ENV[i], steps_fill(STEP_CMD[i], K), K)
+	else if (steps_has(i, "run"))
+		steps_add(STEP_ID[i], "run", STEP_ENV[i], steps_fill(STEP_CMD[i], K), K)
+	return REC_N
+}
+
+function steps_add(id, how, env, cmd, K) {
+	REC_N++
+	REC_ID[REC_N] = id; REC_HOW[REC_N] = how; REC_ENV[REC_N] = steps_fill(env, K); REC_CMD[REC_N] = cmd
+}
+
+# How far a measured fault count may stray from the model's, in faults,
+# for the grader and the tests alike.  The model replays every page the
+# frame loop touches; what is left is the process's own first touches
+# inside the loop (a page of code or stack): none measured on glibc 2.36,
+# Linux 6.1 and 6.18; 4 leaves room for a libc that touches more.
+function fault_tolerance() { return 4 }
+
+# For the shell: print the records of every step of KIND (see the top).
+function steps_print(path,    n, i, K) {
+	steps_knobs(KNOBS, K)
+	n = steps_load(path)
+	for (i = 1; i <= n; i++)
+		if (KIND == "matrix" && steps_has(i, KIND))
+			printf "%s|%s|%s|%s\n", STEP_ID[i], STEP_LABEL[i],
+			       STEP_ENV[i] == "" ? "-" : steps_fill(STEP_ENV[i], K), steps_fill(STEP_CMD[i], K)
+		else if (steps_has(i, KIND) && (QUESTIONS || !steps_has(i, "student")))
+			steps_records(i, K, STRACE + 0)
+	for (i = 1; i <= REC_N; i++)
+		printf "%s|%s|%s|%s\n", REC_ID[i], REC_HOW[i], REC_ENV[i] == "" ? "-" : REC_ENV[i], REC_CMD[i]
+}
+
+BEGIN {
+	if (KIND == "tolerance") { print fault_tolerance(); exit }
+	if (KIND != "") {
+		steps_print(ARGV[1] == "" ? "tools/grading/steps" : ARGV[1])
+		exit
+	}
+}

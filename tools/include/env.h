@@ -1,0 +1,406 @@
+/*
+ * tools/include/env.h - the environment check every malloc-labs program prints
+ * before its numbers, and the facts its predictions depend on.
+ *
+ * A fault or system-call count means something only beside the things
+ * that change it: which glibc the program really runs with (not what
+ * `ldd` says), page size, transparent huge pages, whether this kernel maps
+ * the shared zero page on a read, every allocator setting inherited from
+ * the environment (read the way *this* glibc reads it: tools/include/tunables.h),
+ * and how the program itself was built.  Include this file first (it sets
+ * _GNU_SOURCE for dladdr) in place of tools/include/bench.h.
+ *   env_read_faults_per_page()  faults for a page read, then written (probe)
+ *   env_malloc_is_glibc()       is malloc() glibc's, or a preload / ASan's?
+ *   env_read_status(), env_status_kib()  /proc/self/status without malloc
+ *   env_print_header()          "# " lines, <= 80 columns, warnings last
+ *   env_csv_header/fields()     the same facts as trailing CSV columns
+ *   env_getopt()                bench_getopt() that also answers --env
+ * From tools/include/tunables.h: env_glibc(), env_malloc_policy(), env_describe().
+ */
+#ifndef MALLOC_LABS_ENV_H
+#define MALLOC_LABS_ENV_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include "tunables.h"
+#if defined(__linux__) && defined(__GLIBC__)   /* else bench.h said why */
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+
+/* ------------------------------------------------------------ the build */
+
+/* The kit's revision, `git describe --always --dirty`, passed by the
+ * Makefile; a program compiled by hand cannot know it. */
+#ifndef KIT_REV
+#define KIT_REV "unknown"
+#endif
+
+/* The compiler that built this program, from its own macros: clang
+ * defines __GNUC__ too, so it is asked first. */
+#if defined(__clang__)
+#define ENV_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define ENV_COMPILER "gcc " __VERSION__
+#else
+#define ENV_COMPILER "unknown"
+#endif
+
+/* __OPTIMIZE__ is defined from -O1 up: a -O0 build times code no
+ * student would ship. */
+#ifdef __OPTIMIZE__
+#define ENV_OPTIMISED 1
+#else
+#define ENV_OPTIMISED 0
+#endif
+
+/* ENV_COMPILER without the blanks clang leaves at its end. */
+static const char *env_compiler(void)
+{
+	static char name[64];
+	size_t n;
+
+	snprintf(name, sizeof name, "%s", ENV_COMPILER);
+	n = strlen(name);
+	while (n > 0 && name[n - 1] == ' ')
+		name[--n] = '\0';
+	return name;
+}
+
+/* -------------------------------------------------------------- the kernel */
+
+/* The selected word of a sysfs "a [b] c" file, or "?" when unreadable.
+ * read() into the stack, not stdio: fopen() mallocs a FILE and a buffer,
+ * and their free()s would leave stale bytes beside the heap top, where
+ * the next big block (a frame) would start. */
+__attribute__((unused))
+static const char *env_sysfs_choice(const char *path, char *buf, size_t len)
+{
+	char line[256], *l, *r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, line, sizeof line - 1);
+
+	if (fd >= 0)
+		close(fd);
+	snprintf(buf, len, "?");
+	if (n <= 0)
+		return buf;
+	line[n] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	l = strchr(line, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (l && r)
+		*r = '\0';
+	l = l && r ? l + 1 : line;
+	/* Copied by hand: snprintf("%s") into a short buffer draws GCC's
+	 * truncation warning although truncation is intended. */
+	r = l + strnlen(l, len - 1);
+	memcpy(buf, l, (size_t)(r - l));
+	buf[r - l] = '\0';
+	return buf;
+}
+
+#define ENV_THP_DIR "/sys/kernel/mm/transparent_hugepage/"
+
+/* "enabled=madvise defrag=madvise zero_page=1" */
+__attribute__((unused))
+static const char *env_thp(char *buf, size_t len)
+{
+	char e[32], d[32], z[32];
+
+	env_sysfs_choice(ENV_THP_DIR "enabled", e, sizeof e);
+	env_sysfs_choice(ENV_THP_DIR "defrag", d, sizeof d);
+	env_sysfs_choice(ENV_THP_DIR "use_zero_page", z, sizeof z);
+	snprintf(buf, len, "enabled=%s defrag=%s zero_page=%s", e, d, z);
+	return buf;
+}
+
+/* The per-size THP settings (kernel 6.8+, "mTHP") that are not "never":
+ * "2048kB=inherit", or "none" when every size is off or there are none. */
+__attribute__((unused))
+static const char *env_mthp(char *buf, size_t len)
+{
+	static const char *const kib[] = { "8", "16", "32", "64", "128", "256", "512",
+					   "1024", "2048" };
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof kib / sizeof kib[0] && n < len; i++) {
+		char path[128], v[32];
+
+		snprintf(path, sizeof path, ENV_THP_DIR "hugepages-%skB/enabled", kib[i]);
+		env_sysfs_choice(path, v, sizeof v);
+		if (strcmp(v, "?") && strcmp(v, "never"))
+			n += (size_t)snprintf(buf + n, len - n, "%s%skB=%s", n ? " " : "",
+					      kib[i], v);
+	}
+	if (!n)
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+/* Could THP back an ordinary (not madvised) mapping?  Then fault counts
+ * come in 2 MiB pieces and no 4 KiB-page prediction holds. */
+__attribute__((unused))
+static int env_thp_always(void)
+{
+	char e[32];
+
+	return !strcmp(env_sysfs_choice(ENV_THP_DIR "enabled", e, sizeof e), "always");
+}
+
+static long env_thread_minflt(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+		die("getrusage");
+	return ru.ru_minflt;
+}
+
+/*
+ * Faults taken by a page that is first read, then written: 2 where a read
+ * of untouched anonymous memory maps the shared zero page (the write then
+ * faults again for a private copy), 1 where the read fault already
+ * allocates the private page (kernels that do not map the zero page, such
+ * as some VM kernels booted with a no-zero-page option).  No file says
+ * which, so it is measured once: read 32 fresh pages, then write them,
+ * counting this thread's minor faults.  One mmap and one munmap.
+ */
+__attribute__((unused))
+static int env_read_faults_per_page(void)
+{
+	static int cached;
+	const long page = sysconf(_SC_PAGESIZE), n = 32;
+	volatile char *m;
+	long f0, f1, f2;
+	char sum = 0;
+
+	if (cached)
+		return cached;
+	m = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		die("mmap for the zero-page probe");
+	madvise((void *)m, (size_t)(n * page), MADV_NOHUGEPAGE);  /* 4 KiB faults only */
+	f0 = env_thread_minflt();
+	for (long i = 0; i < n; i++)
+		sum += m[i * page];
+	f1 = env_thread_minflt();
+	for (long i = 0; i < n; i++)
+		m[i * page] = (char)(sum + 1);
+	f2 = env_thread_minflt();
+	munmap((void *)m, (size_t)(n * page));
+	/* Reads that faulted and writes that faulted again: the zero page. */
+	cached = (f1 - f0 >= n / 2 && f2 - f1 >= n / 2) ? 2 : 1;
+	return cached;
+}
+
+/* ------------------------------------------------------ /proc/self/status */
+
+/* The whole of /proc/self/status into buf, read with read() into the
+ * caller's buffer: stdio would malloc a FILE and a buffer in the main
+ * arena, the very memory a lab is measuring.  Returns buf. */
+__attribute__((unused))
+static char *env_read_status(char *buf, size_t len)
+{
+	ssize_t n = 0, r;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die("open /proc/self/status");
+	while (n < (ssize_t)len - 1 && (r = read(fd, buf + n, len - 1 - (size_t)n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* One "Name:  123 kB" field of that text in KiB, -1 when absent (RssAnon
+ * is Linux 4.5+). */
+__attribute__((unused))
+static long env_status_kib(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, n) && p[n] == ':')
+			return strtol(p + n + 1, NULL, 10);
+	return -1;
+}
+
+/* ------------------------------------------------- which malloc runs */
+
+/* The file that defines the malloc() this program calls: glibc's libc,
+ * an LD_PRELOADed allocator, or the program itself (AddressSanitizer). */
+__attribute__((unused))
+static const char *env_malloc_owner(void)
+{
+	Dl_info info;
+	void *(*volatile m)(size_t) = malloc;
+
+	if (dladdr((void *)m, &info) && info.dli_fname)
+		return info.dli_fname;
+	return "?";
+}
+
+__attribute__((unused))
+static int env_malloc_is_glibc(void)
+{
+	const char *f = strrchr(env_malloc_owner(), '/');
+
+	f = f ? f + 1 : env_malloc_owner();
+	return !strncmp(f, "libc.so", 7) || !strncmp(f, "libc-2.", 7);
+}
+
+/* -------------------------------------------------------------- printing */
+
+/* The variable, or "(unset)"; the caller cuts it to fit its line. */
+static const char *env_or_unset(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v ? v : "(unset)";
+}
+
+/* The header every program prints first: each line starts with "# " so
+ * label: value readers skip it, and fits 80 columns (a projector's).  Each setting the
+ * environment makes is named with what this glibc does with it; the ones
+ * that do not do what they say, and anything else that makes the counts
+ * incomparable, are "# warning:" lines. */
+__attribute__((unused))
+static void env_print_header(FILE *out)
+{
+	const struct env_malloc *m = env_malloc_policy();
+	struct utsname u;
+	char thp[128], mthp[160], what[96];
+	const char *pre = getenv("LD_PRELOAD");
+
+	if (uname(&u) != 0)
+		die("uname");
+	fprintf(out, "# glibc %s | %s %.40s %s | page %ld B | %ld CPUs\n",
+		gnu_get_libc_version(), u.sysname, u.release, u.machine,
+		sysconf(_SC_PAGESIZE), sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(out, "# built: %.20s, %s | kit %.24s\n", env_compiler(),
+		ENV_OPTIMISED ? "optimised (-O1+)" : "unoptimised (-O0)", KIT_REV);
+	fprintf(out, "# THP %s | mTHP %.40s\n", env_thp(thp, sizeof thp),
+		env_mthp(mthp, sizeof mthp));
+	fprintf(out, "# read fault: %s\n", env_read_faults_per_page() == 2
+		? "zero page (2 a page): a read maps it in, the write copies it"
+		: "no zero page (1 a page): reading a fresh page allocates it");
+	/* Cut to fit 80 columns: the "# set:" lines below name every item. */
+	fprintf(out, "# GLIBC_TUNABLES=%.60s%s\n", env_or_unset("GLIBC_TUNABLES"),
+		strlen(env_or_unset("GLIBC_TUNABLES")) > 60 ? "..." : "");
+	if (pre)
+		fprintf(out, "# LD_PRELOAD=%.80s\n", pre);
+	for (int i = 0; i < m->n_items; i++) {
+		const struct env_item *it = &m->items[i];
+
+		env_describe(it, what, sizeof what);
+		/* A MALLOC_* variable is shown as written; its tunable is implied. */
+		fprintf(out, "# %s %.34s%s%.16s: %s\n",
+			it->fate == ENV_APPLIED || (it->fate == ENV_UNMODELLED &&
+			strncmp(it->name, "glibc.malloc.", 13)) ? "set:" : "warning:",
+			strcmp(it->source, "GLIBC_TUNABLES") ? it->source : it->name,
+			it->has_eq ? "=" : "", it->text, what);
+	}
+	if (!env_malloc_is_glibc())
+		fprintf(out, "# warning: malloc() comes from %.50s, not libc: counts may not compare\n",
+			env_malloc_owner());
+	if (env_thp_always())
+		fprintf(out, "# warning: THP always: memory written first may get 2 MiB pages;\n"
+			"#   memory read first maps the huge zero page, split by the first\n"
+			"#   write: about 1 fault a page.  Fault predictions are bounds.\n");
+	if (m->hugetlb == 1)
+		fprintf(out, "# warning: hugetlb=1: huge pages make fault counts vary; "
+			"predictions are bounds\n");
+}
+
+/* The header before a run meant for people; none under --csv, whose rows
+ * carry the same facts as columns.  Flushed: no thread or child starts
+ * with it unwritten. */
+__attribute__((unused))
+static void env_print_header_unless_csv(int csv)
+{
+	if (!csv)
+		env_print_header(stdout);
+	fflush(stdout);
+}
+
+/* The same facts for a CSV row: call env_csv_header() at the end of the
+ * header line and env_csv_fields() at the end of each row.  malloc_env
+ * holds every MALLOC_* variable except the kit's own MALLOC_LABS_*;
+ * optimised is 1 for -O1 and up.  New columns go at the end: readers take
+ * columns by name, and an older reader's columns keep their places. */
+#define ENV_CSV_COLUMNS ",glibc,thp,mthp,page_bytes,read_faults_per_page,glibc_tunables," \
+	"malloc_env,ld_preload,malloc_owner,compiler,optimised,kit"
+
+__attribute__((unused))
+static void env_csv_header(FILE *out)
+{
+	fputs(ENV_CSV_COLUMNS, out);
+}
+
+__attribute__((unused))
+static void env_csv_fields(FILE *out)
+{
+	extern char **environ;
+	char thp[128], mthp[160], menv[512];
+	size_t n = 0;
+
+	menv[0] = '\0';
+	for (char **e = environ; *e; e++)
+		if (!strncmp(*e, "MALLOC_", 7) && strncmp(*e, "MALLOC_LABS_", 12) && n < sizeof menv)
+			n += (size_t)snprintf(menv + n, sizeof menv - n, "%s%s", n ? " " : "", *e);
+	fprintf(out, ",%s,", gnu_get_libc_version());
+	bench_csv_str(out, env_thp(thp, sizeof thp));
+	fputc(',', out);
+	bench_csv_str(out, env_mthp(mthp, sizeof mthp));
+	fprintf(out, ",%ld,%d,", sysconf(_SC_PAGESIZE), env_read_faults_per_page());
+	bench_csv_str(out, getenv("GLIBC_TUNABLES") ? getenv("GLIBC_TUNABLES") : "");
+	fputc(',', out);
+	bench_csv_str(out, menv);
+	fputc(',', out);
+	bench_csv_str(out, getenv("LD_PRELOAD") ? getenv("LD_PRELOAD") : "");
+	fputc(',', out);
+	bench_csv_str(out, env_malloc_owner());
+	fputc(',', out);
+	bench_csv_str(out, env_compiler());
+	fprintf(out, ",%d,", ENV_OPTIMISED);
+	bench_csv_str(out, KIT_REV);
+}
+
+/* --------------------------------------------------------------- options */
+
+/* The codes of the options every lab has: above every character and above
+ * the codes a program numbers its own long-only options with (256 up). */
+#define ENV_OPT_ENV 1000
+#define ENV_OPT_CSV 1001
+
+/* The rows every lab's longopts end with: --csv (the program's own case),
+ * --env (answered by env_getopt), --help and the end mark. */
+#define ENV_OPTIONS_END \
+	{ "csv", no_argument, NULL, ENV_OPT_CSV }, \
+	{ "env", no_argument, NULL, ENV_OPT_ENV }, \
+	BENCH_OPTIONS_END
+
+/* bench_getopt() for a lab: it also answers --env, with the check above on
+ * stdout and exit 0, so a student can see the machine without a run. */
+__attribute__((unused))
+static int env_getopt(int argc, char **argv, const char *shortopts,
+		      const struct option *longopts, void (*usage)(FILE *))
+{
+	int c = bench_getopt(argc, argv, shortopts, longopts, usage);
+
+	if (c == ENV_OPT_ENV) {
+		env_print_header(stdout);
+		exit(0);
+	}
+	return c;
+}
+
+#endif /* Linux and glibc */
+#endif /* MALLOC_LABS_ENV_H */

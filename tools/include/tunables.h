@@ -1,0 +1,539 @@
+/*
+ * tools/include/tunables.h - how the running glibc reads the malloc settings a
+ * program inherits: GLIBC_TUNABLES and the MALLOC_* variables, by the rules
+ * of glibc 2.31 to 2.43 (elf/dl-tunables.c, elf/dl-misc.c, malloc/arena.c).
+ * glibc 2.36 accepts a misspelt tunable without a word and reads "256M" as
+ * 256, so the kit works out what each setting really did, and says it.
+ * Included by tools/include/env.h (the environment check), which is what a lab
+ * includes; it keeps tools/include/bench.h the small timing header.
+ *   env_glibc(), env_glibc_at_least()   the running glibc's version
+ *   env_malloc_policy()         the malloc settings in force, item by item
+ *   env_in_force()              did a setting take effect?
+ *   env_describe()              what glibc did with one setting, in words
+ */
+#ifndef MALLOC_LABS_TUNABLES_H
+#define MALLOC_LABS_TUNABLES_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include "bench.h"
+#if defined(__linux__) && defined(__GLIBC__)   /* else bench.h said why */
+
+#include <fcntl.h>
+#include <sys/auxv.h>
+#include <sys/wait.h>
+
+/* ------------------------------------------------------------ versions */
+
+struct env_glibc {
+	int major, minor;
+};
+
+__attribute__((unused))
+static struct env_glibc env_glibc(void)
+{
+	struct env_glibc v = { 0, 0 };
+
+	if (sscanf(gnu_get_libc_version(), "%d.%d", &v.major, &v.minor) != 2)
+		v.major = v.minor = 0;
+	return v;
+}
+
+/* At least glibc 2.<minor>? */
+static inline int env_glibc_at_least(int minor)
+{
+	struct env_glibc v = env_glibc();
+
+	return v.major > 2 || (v.major == 2 && v.minor >= minor);
+}
+
+/* ------------------------------------------------- malloc's settings */
+
+/* How one setting from the environment fared with the running glibc. */
+enum env_fate {
+	ENV_APPLIED,      /* in force, with the value glibc read */
+	ENV_MISREAD,      /* in force, but glibc read a different number */
+	ENV_UNKNOWN,      /* no such tunable: ignored without a word */
+	ENV_MALFORMED,    /* not a number: ignored (2.39+ warns) */
+	ENV_RANGE,        /* outside the tunable's range: ignored */
+	ENV_REFUSED,      /* a threshold above 32 MiB on glibc <= 2.34 */
+	ENV_SECURE,       /* setuid or similar: glibc ignores it */
+	ENV_UNMODELLED,   /* a real tunable of this glibc that the kit does not model */
+	ENV_OVERRIDDEN,   /* an alias whose tunable GLIBC_TUNABLES set: ignored */
+	ENV_DROPPED,      /* in a GLIBC_TUNABLES the loader threw away whole (2.39+) */
+};
+
+struct env_item {
+	char source[24];     /* "GLIBC_TUNABLES" or the MALLOC_* variable */
+	char name[40];       /* glibc.malloc.X, or the name as written */
+	char text[40];       /* the value as written */
+	int has_eq;          /* written as name=value (else a bare name) */
+	uint64_t value;      /* what glibc made of it */
+	enum env_fate fate;
+};
+
+#define ENV_MAX_ITEMS 24
+
+/* The policy a program starts with: glibc's defaults, then the
+ * environment as the running glibc reads it.  (mallopt() calls made by
+ * the program itself come after; programs that make them update this.) */
+struct env_malloc {
+	uint64_t mmap_threshold, trim_threshold, top_pad, mmap_max;
+	unsigned perturb;
+	unsigned hugetlb;    /* glibc.malloc.hugetlb: 0 off, 1 madvise THP, 2 hugetlbfs */
+	uint64_t arena_max;  /* 0: glibc's default (8 x CPUs) */
+	int dynamic;         /* the mmap threshold still adapts */
+	int n_items;
+	struct env_item items[ENV_MAX_ITEMS];
+};
+
+/* A malloc tunable: its name, the MALLOC_* alias, its type and range, and
+ * the first glibc that has it.  From elf/dl-tunables.list (2.31 to 2.43):
+ * INT_32 tunables compare as signed numbers, SIZE_T ones as unsigned. */
+struct env_tunable {
+	const char *name, *alias;
+	int int32;           /* INT_32 (else SIZE_T) */
+	int64_t min;         /* INT_32: signed; SIZE_T: 0 or 1 */
+	uint64_t max;
+	int since;           /* 2.<since> */
+};
+
+static const struct env_tunable env_tunables[] = {
+	{ "check", "MALLOC_CHECK_", 1, 0, 3, 26 },
+	{ "top_pad", "MALLOC_TOP_PAD_", 0, 0, UINT64_MAX, 26 },
+	{ "perturb", "MALLOC_PERTURB_", 1, 0, 0xff, 26 },
+	{ "mmap_threshold", "MALLOC_MMAP_THRESHOLD_", 0, 0, UINT64_MAX, 26 },
+	{ "trim_threshold", "MALLOC_TRIM_THRESHOLD_", 0, 0, UINT64_MAX, 26 },
+	{ "mmap_max", "MALLOC_MMAP_MAX_", 1, 0, INT32_MAX, 26 },  /* min INT32_MIN before 2.34 */
+	{ "arena_max", "MALLOC_ARENA_MAX", 0, 1, UINT64_MAX, 26 },
+	{ "arena_test", "MALLOC_ARENA_TEST", 0, 1, UINT64_MAX, 26 },
+	{ "tcache_max", NULL, 0, 0, UINT64_MAX, 26 },
+	{ "tcache_count", NULL, 0, 0, UINT64_MAX, 26 },
+	{ "tcache_unsorted_limit", NULL, 0, 0, UINT64_MAX, 26 },
+	{ "mxfast", NULL, 0, 0, UINT64_MAX, 26 },
+	{ "hugetlb", NULL, 0, 0, UINT64_MAX, 35 },
+};
+#define ENV_N_TUNABLES (sizeof env_tunables / sizeof env_tunables[0])
+
+static const struct env_tunable *env_find_tunable(const char *name)
+{
+	for (size_t i = 0; i < ENV_N_TUNABLES; i++)
+		if (!strcmp(env_tunables[i].name, name) && env_glibc_at_least(env_tunables[i].since))
+			return &env_tunables[i];
+	return NULL;
+}
+
+/* The dynamic loader this process runs under: the mapping that starts at
+ * AT_BASE, or (when the loader was run as a command, `ld.so ./prog`) the
+ * mapped file named ld-*.  Read with read(): no stdio, no malloc. */
+static const char *env_loader_path(char *buf, size_t len)
+{
+	static char maps[1 << 16];
+	unsigned long base = getauxval(AT_BASE), start;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0, r;
+	char *line, *next, *path, *name;
+
+	if (fd < 0)
+		return NULL;
+	while (n < (ssize_t)sizeof maps - 1 && (r = read(fd, maps + n, sizeof maps - 1 - (size_t)n)) > 0)
+		n += r;
+	close(fd);
+	maps[n] = '\0';
+	for (line = maps; *line; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		path = strchr(line, '/');
+		if (!path || sscanf(line, "%lx", &start) != 1)
+			continue;
+		name = strrchr(path, '/') + 1;
+		if ((base && start == base) || (!base && !strncmp(name, "ld-", 3))) {
+			snprintf(buf, len, "%s", path);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Does the running loader list this tunable (a full name, glibc.x.y)?  Asked only about a
+ * name missing from the table above, so a tunable newer than this file is
+ * not called a typo.  `ld.so --list-tunables` exists from glibc 2.33; it
+ * runs in a child, its output read into a static buffer (no malloc here).
+ * 1 yes, 0 no, -1 cannot tell.
+ */
+static int env_loader_lists(const char *name)
+{
+	static char out[1 << 15];
+	char loader[512], want[80];
+	int pfd[2], status;
+	ssize_t n = 0, r;
+	pid_t pid;
+
+	if (!env_glibc_at_least(33) || !env_loader_path(loader, sizeof loader) || pipe(pfd))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char *argv[] = { loader, (char *)"--list-tunables", NULL };
+
+		dup2(pfd[1], STDOUT_FILENO);
+		close(pfd[0]);
+		execv(loader, argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	while (n < (ssize_t)sizeof out - 1 && (r = read(pfd[0], out + n, sizeof out - 1 - (size_t)n)) > 0)
+		n += r;
+	close(pfd[0]);
+	out[n] = '\0';
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	snprintf(want, sizeof want, "%s:", name);
+	return strstr(out, want) != NULL;
+}
+
+/*
+ * Read a tunable's value the way the running glibc does (_dl_strtoul in
+ * elf/dl-misc.c, the same in 2.31 to 2.43): blanks skipped, an optional
+ * sign (negative numbers wrap), 0x for hex, a leading 0 for octal, and
+ * the number stops at the first character it cannot use.  Up to 2.38
+ * tunable_initialize() takes what was read: "64M" is 64, "abc" is 0, "08"
+ * is 0, without a word.  From 2.39 anything left over rejects the value
+ * (with a warning on stderr).
+ * Returns 0 when the number reads as a person would read it, 1 when glibc
+ * reads something else (octal, a suffix dropped), -1 when it is rejected.
+ */
+static int env_parse_value(const char *s, uint64_t *out)
+{
+	const char *p = s;
+	uint64_t v = 0;
+	int neg = 0, base = 10, digits = 0, surprise = 0;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '-' || *p == '+')
+		neg = *p++ == '-';
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		base = 16, p += 2;
+	else if (p[0] == '0' && p[1])
+		base = 8, surprise = 1;      /* "010" is 8 */
+	for (;; p++, digits++) {
+		int d = *p >= '0' && *p <= '9' ? *p - '0'
+			: *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+			: *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : 99;
+
+		if (d >= base)
+			break;
+		v = v > (UINT64_MAX - (unsigned)d) / (unsigned)base ? UINT64_MAX : v * base + (unsigned)d;
+	}
+	*out = neg ? (uint64_t)0 - v : v;
+	if (*p || !digits) {
+		if (env_glibc_at_least(39))
+			return -1;
+		return 1;
+	}
+	return surprise || neg;
+}
+
+/* Two names one edit apart (a letter missing, extra, wrong or swapped)? */
+static int env_one_edit(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i = 0;
+
+	if (la < lb) {
+		const char *t = a; a = b; b = t;
+		size_t u = la; la = lb; lb = u;
+	}
+	if (la - lb > 1)
+		return 0;
+	while (i < lb && a[i] == b[i])
+		i++;
+	if (la == lb) {
+		if (i == la)
+			return 0;
+		if (!strcmp(a + i + 1, b + i + 1))
+			return 1;
+		return a[i] == b[i + 1] && a[i + 1] == b[i] && !strcmp(a + i + 2, b + i + 2);
+	}
+	return !strcmp(a + i + 1, b + i);
+}
+
+/* The real tunable a misspelt name was probably meant to be, or NULL. */
+__attribute__((unused))
+static const char *env_did_you_mean(const char *name)
+{
+	if (strncmp(name, "glibc.malloc.", 13))
+		return NULL;
+	for (size_t i = 0; i < ENV_N_TUNABLES; i++)
+		if (env_one_edit(name + 13, env_tunables[i].name))
+			return env_tunables[i].name;
+	return NULL;
+}
+
+static void env_apply(struct env_malloc *m, const char *name, uint64_t v)
+{
+	if (!strcmp(name, "mmap_threshold"))
+		m->mmap_threshold = v, m->dynamic = 0;
+	else if (!strcmp(name, "trim_threshold"))
+		m->trim_threshold = v, m->dynamic = 0;
+	else if (!strcmp(name, "top_pad"))
+		m->top_pad = v, m->dynamic = 0;
+	else if (!strcmp(name, "mmap_max"))
+		m->mmap_max = v, m->dynamic = 0;
+	else if (!strcmp(name, "perturb"))
+		m->perturb = (unsigned)v;
+	else if (!strcmp(name, "hugetlb"))
+		m->hugetlb = (unsigned)v;
+	else if (!strcmp(name, "arena_max"))
+		m->arena_max = v;
+}
+
+/* Is this value inside the tunable's range, as do_tunable_update_val()
+ * checks it?  2.39+ truncates an INT_32 value to 32 bits first. */
+static int env_in_range(const struct env_tunable *t, uint64_t *value)
+{
+	if (t->int32) {
+		int64_t v = env_glibc_at_least(39) ? (int32_t)*value : (int64_t)*value;
+		int64_t lo = !strcmp(t->name, "mmap_max") && !env_glibc_at_least(34) ? INT32_MIN : t->min;
+
+		*value = (uint64_t)v;
+		return v >= lo && v <= (int64_t)t->max;
+	}
+	return *value >= (uint64_t)t->min && *value <= t->max;
+}
+
+/* One "name=value" from GLIBC_TUNABLES (full name) or a MALLOC_* variable
+ * (source is the variable, name the tunable it stands for). */
+static struct env_item *env_add_item(struct env_malloc *m, const char *source,
+				     const char *name, const char *val)
+{
+	static struct env_item spare;
+	struct env_item *it;
+	const struct env_tunable *t = NULL;
+	int r;
+
+	it = m->n_items < ENV_MAX_ITEMS ? &m->items[m->n_items++] : &spare;
+	snprintf(it->source, sizeof it->source, "%s", source);
+	snprintf(it->name, sizeof it->name, "%s", name);
+	snprintf(it->text, sizeof it->text, "%s", val ? val : "");
+	it->has_eq = val != NULL;
+	it->value = 0;
+	if (!strncmp(name, "glibc.malloc.", 13))
+		t = env_find_tunable(name + 13);
+	if (!t) {
+		/* Unknown to this file: ask the loader before calling it a typo. */
+		it->fate = env_loader_lists(name) == 1 ? ENV_UNMODELLED : ENV_UNKNOWN;
+		return it;
+	}
+	/* Secure mode (setuid): up to 2.38 malloc's tunables but check are
+	 * skipped; from 2.39 the loader ignores all of them. */
+	if (getauxval(AT_SECURE) && (env_glibc_at_least(39) || strcmp(t->name, "check"))) {
+		it->fate = ENV_SECURE;
+		return it;
+	}
+	r = val ? env_parse_value(val, &it->value) : -1;
+	if (r < 0) {
+		it->fate = ENV_MALFORMED;
+		return it;
+	}
+	if (!env_in_range(t, &it->value)) {
+		it->fate = ENV_RANGE;
+		return it;
+	}
+	/* do_set_mmap_threshold() up to 2.34: "Forbid setting the threshold
+	 * too high", i.e. above HEAP_MAX_SIZE / 2 (32 MiB on 64-bit); it
+	 * changes nothing then, so the threshold stays dynamic. */
+	if (!strcmp(t->name, "mmap_threshold") && !env_glibc_at_least(35) &&
+	    it->value > (sizeof(long) == 8 ? 32u << 20 : 512u << 10)) {
+		it->fate = ENV_REFUSED;
+		return it;
+	}
+	it->fate = r ? ENV_MISREAD : ENV_APPLIED;
+	env_apply(m, t->name, it->value);
+	return it;
+}
+
+static int env_in_force(const struct env_item *it)
+{
+	return it->fate == ENV_APPLIED || it->fate == ENV_MISREAD;
+}
+
+/* GLIBC_TUNABLES, item by item, as the loader reads it.  An item without
+ * '=' is skipped and the rest is read (every version).  From 2.39
+ * (parse_tunables_string) the loader drops the whole variable, with a
+ * warning, when the string ends in a bare name (a trailing ':' counts: its
+ * name is empty) or a value holds '='; up to 2.38 that value is read as
+ * far as it is a number. */
+static void env_read_tunables(struct env_malloc *m, const char *t)
+{
+	const int strict = env_glibc_at_least(39);
+	int first = m->n_items, dropped = 0;
+
+	for (const char *c = t; c && *c; ) {
+		size_t len = strcspn(c, ":");
+		char item[128], *eq;
+		struct env_item *it;
+
+		snprintf(item, sizeof item, "%.*s", (int)(len < sizeof item ? len : sizeof item - 1), c);
+		eq = strchr(item, '=');
+		if (len) {
+			if (eq)
+				*eq = '\0';
+			it = env_add_item(m, "GLIBC_TUNABLES", item, eq ? eq + 1 : NULL);
+			if (!eq) {
+				it->fate = ENV_MALFORMED;
+				dropped |= strict && !c[len];          /* the last item */
+			} else if (strict && strchr(eq + 1, '=')) {
+				it->fate = ENV_MALFORMED;
+				dropped = 1;
+			}
+		}
+		c += len;
+		if (*c == ':') {
+			c++;
+			dropped |= strict && !*c;                  /* an empty last name */
+		}
+	}
+	if (dropped)
+		for (int i = first; i < m->n_items; i++)
+			m->items[i].fate = ENV_DROPPED;
+}
+
+/* Everything the environment sets, as the running glibc reads it:
+ * GLIBC_TUNABLES, then each MALLOC_* alias whose tunable GLIBC_TUNABLES did
+ * not set (a set tunable wins over its alias in every version). */
+__attribute__((unused))
+static const struct env_malloc *env_malloc_policy(void)
+{
+	static struct env_malloc m;
+	static int done;
+
+	if (done)
+		return &m;
+	done = 1;
+	m.mmap_threshold = m.trim_threshold = m.top_pad = 128 << 10;
+	m.mmap_max = 65536;
+	m.dynamic = 1;
+	env_read_tunables(&m, getenv("GLIBC_TUNABLES"));
+	/* Items set so far are GLIBC_TUNABLES's; replay the policy after the
+	 * aliases so the tunables win. */
+	for (size_t i = 0; i < ENV_N_TUNABLES; i++) {
+		const char *v = env_tunables[i].alias ? getenv(env_tunables[i].alias) : NULL;
+		char full[64];
+		int overridden = 0;
+
+		if (!v)
+			continue;
+		snprintf(full, sizeof full, "glibc.malloc.%s", env_tunables[i].name);
+		for (int k = 0; k < m.n_items; k++)
+			overridden |= !strcmp(m.items[k].name, full) && env_in_force(&m.items[k]) &&
+				      !strcmp(m.items[k].source, "GLIBC_TUNABLES");
+		if (overridden) {
+			struct env_item *it = env_add_item(&m, env_tunables[i].alias, full, v);
+
+			it->fate = ENV_OVERRIDDEN;
+		} else {
+			env_add_item(&m, env_tunables[i].alias, full, v);
+		}
+	}
+	/* The alias applied last above; a tunable that set the same thing
+	 * must win, so apply GLIBC_TUNABLES's items again. */
+	for (int k = 0; k < m.n_items; k++)
+		if (!strcmp(m.items[k].source, "GLIBC_TUNABLES") && env_in_force(&m.items[k]))
+			env_apply(&m, m.items[k].name + 13, m.items[k].value);
+	return &m;
+}
+
+/* -------------------------------------------------------- in words */
+
+/* "= VALUE; " when glibc's number is not the text as written (4G, 0x1000):
+ * what it read is then news; otherwise "" (the line fits 80 columns). */
+static const char *env_read_as(const struct env_item *it, char dec[48])
+{
+	char plain[24];
+
+	snprintf(plain, sizeof plain, "%" PRIu64, it->value);
+	if (!strcmp(plain, it->text))
+		dec[0] = '\0';
+	else
+		snprintf(dec, 48, "= %s; ", plain);
+	return dec;
+}
+
+/* A setting's effect in a few words, or its problem. */
+__attribute__((unused))
+static void env_describe(const struct env_item *it, char *buf, size_t len)
+{
+	const struct env_glibc g = env_glibc();
+	char dec[48];
+	const char *short_name = strncmp(it->name, "glibc.malloc.", 13) ? it->name : it->name + 13;
+	const char *guess;
+
+	switch (it->fate) {
+	case ENV_APPLIED:
+		if (!strcmp(short_name, "mmap_max") && it->value == 0)
+			snprintf(buf, len, "malloc never calls mmap; fixed threshold");
+		else if (!strcmp(short_name, "perturb"))
+			snprintf(buf, len, "blocks filled with 0x%02x on malloc",
+				 (unsigned)(it->value ^ 0xff) & 0xff);
+		else if (!strcmp(short_name, "hugetlb"))
+			snprintf(buf, len, it->value == 1 ? "malloc madvises huge pages"
+				 : it->value == 2 ? "malloc maps hugetlbfs pages if reserved"
+				 : "no huge pages asked for");
+		else if (strstr("mmap_threshold trim_threshold top_pad mmap_max", short_name))
+			snprintf(buf, len, "%sthe threshold no longer adapts", env_read_as(it, dec));
+		else
+			snprintf(buf, len, "= %" PRIu64, it->value);
+		break;
+	case ENV_MISREAD:
+		snprintf(buf, len, "glibc %d.%d reads '%s' as %" PRIu64, g.major, g.minor,
+			 it->text, it->value);
+		break;
+	case ENV_UNKNOWN:
+		guess = env_did_you_mean(it->name);
+		if (guess)
+			snprintf(buf, len, "no such tunable: ignored silently (%s?)", guess);
+		else
+			snprintf(buf, len, "not a tunable of glibc %d.%d: ignored silently",
+				 g.major, g.minor);
+		break;
+	case ENV_MALFORMED:
+		if (!it->has_eq)
+			snprintf(buf, len, "no '=': glibc %d.%d skips it", g.major, g.minor);
+		else
+			snprintf(buf, len, "not a number: glibc %d.%d ignores it (and warns)",
+				 g.major, g.minor);
+		break;
+	case ENV_RANGE:
+		snprintf(buf, len, "out of range: ignored silently");
+		break;
+	case ENV_REFUSED:
+		snprintf(buf, len, "above 32 MiB: glibc %d.%d refuses it", g.major, g.minor);
+		break;
+	case ENV_SECURE:
+		snprintf(buf, len, "secure mode: ignored");
+		break;
+	case ENV_OVERRIDDEN:
+		snprintf(buf, len, "GLIBC_TUNABLES sets it too, and wins: ignored");
+		break;
+	case ENV_DROPPED:
+		snprintf(buf, len, "glibc %d.%d drops the whole GLIBC_TUNABLES (malformed)",
+			 g.major, g.minor);
+		break;
+	case ENV_UNMODELLED:
+		if (strncmp(it->name, "glibc.malloc.", 13))
+			snprintf(buf, len, "not malloc's: no effect on these counts");
+		else
+			snprintf(buf, len, "the kit does not model it: predictions may not hold");
+		break;
+	}
+}
+
+
+#endif /* Linux and glibc */
+#endif /* MALLOC_LABS_TUNABLES_H */

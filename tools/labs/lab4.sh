@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# tools/labs/lab4.sh [table|tunables|strace] - Lab 4's runs, as `make lab4`,
+# `make lab4-tunables` and `make lab4-strace` start them.
+#   table     frames of fixed and varying sizes, malloc + memset + free
+#             each, with glibc's default policy, with the two MALLOC_*_
+#             variables, and with the GLIBC_TUNABLES spelling of the same
+#             two settings: minor faults and sys time of each, measured here
+#   tunables  the 34 MiB row in full, the same three ways: every line frames
+#             prints, including the "# set:" lines naming what was set
+#   strace    the 30 MiB and 34 MiB rows, untuned, under strace -c: one mmap
+#             for the whole 30 MiB run, one mmap and munmap a frame at 34
+# SCALE=N divides every frame count by N (make lab4 SCALE=10: a tenth).
+# The first failed run stops the script with its reason, exit 1.
+set -u -o pipefail
+cd "$(dirname "$0")/../.." || exit 1
+. tools/lib/lib.sh
+prog=lab4
+knob SCALE 1 1 1000000
+MODE=${1:-table}
+usage() { echo "usage: tools/labs/lab4.sh [table|tunables|strace]"; }
+case $MODE in
+table|tunables|strace) ;;
+*) bad_usage "no mode '$MODE'" ;;
+esac
+need_built frames
+scratch_dir
+
+THR=268435456    # 256 MiB: above every size here, so the heap serves them all
+TRIM=536870912   # 512 MiB: free() does not give the heap top back
+ENVVARS="MALLOC_MMAP_THRESHOLD_=$THR MALLOC_TRIM_THRESHOLD_=$TRIM"
+TUNABLES="GLIBC_TUNABLES=glibc.malloc.mmap_threshold=$THR:glibc.malloc.trim_threshold=$TRIM"
+
+frames_for() { local n=$(( $1 / SCALE )); [ "$n" -ge 1 ] || n=1; echo "$n"; }
+
+# cell NAME ENV ARGS...: one run as CSV into $TMPD/NAME; a failure stops all.
+cell() {
+	local name=$1 envs=$2
+	shift 2
+	# shellcheck disable=SC2086
+	env $envs ./frames --alloc memset --csv "$@" >"$TMPD/$name" ||
+		die "the run failed: ${envs:+$envs }./frames --alloc memset $*"
+}
+get() { tools/lib/csvget "$1" "$TMPD/$2" || die "no column $1 in the run's CSV"; }
+fmt() { printf '%10d / %5.2fs' "$(get minor_faults "$1")" "$(get sys_s "$1")"; }
+
+table() {
+	local rows=("1M 0 300" "8M 0 300" "48M 0 300" "8M 1536K 300" "30M 0 100" "32M 0 100"
+		    "34M 0 100") row size vary n args label i=0
+	echo "Each row runs  ./frames --alloc memset --size SIZE [--vary V] --frames N  three"
+	echo "times: untuned, then with the env vars, then with the tunables.  Each cell: minor"
+	echo "faults / sys seconds for the whole run (every frame is malloc + memset + render +"
+	echo "check + free).  untuned = glibc's defaults, dynamic threshold included."
+	echo "env vars: $ENVVARS"
+	echo "tunables: GLIBC_TUNABLES=glibc.malloc.mmap_threshold=$THR:"
+	echo "          glibc.malloc.trim_threshold=$TRIM  (one variable, split here to fit)"
+	echo
+	printf '%-16s %6s | %-28s | %-18s | %s\n' '' '' "untuned" "env vars" "tunables"
+	printf '%-16s %6s | %18s %9s | %18s | %18s\n' size frames "faults / sys" "mmapped" \
+		"faults / sys" "faults / sys"
+	for row in "${rows[@]}"; do
+		read -r size vary n <<<"$row"
+		i=$((i + 1))
+		n=$(frames_for "$n")
+		args="--size $size --frames $n"
+		label=$size
+		if [ "$vary" != 0 ]; then args="$args --vary $vary"; label="$size vary $vary"; fi
+		progress "row $i of ${#rows[@]}: $label, $n frames, untuned"
+		# shellcheck disable=SC2086
+		cell u "" $args
+		progress "row $i of ${#rows[@]}: $label, $n frames, env vars"
+		# shellcheck disable=SC2086
+		cell e "$ENVVARS" $args
+		progress "row $i of ${#rows[@]}: $label, $n frames, tunables"
+		# shellcheck disable=SC2086
+		cell t "$TUNABLES" $args
+		progress
+		printf '%-16s %6d | %18s %9s | %18s | %18s\n' "$label" "$n" "$(fmt u)" \
+			"$(get mmap_frames u)" "$(fmt e)" "$(fmt t)"
+	done
+	echo
+	echo "Read it: below 32 MiB the untuned column pays for one or two blocks only (the"
+	echo "first free() of an mmapped block raises the threshold to its size); from 32 MiB"
+	echo "up every frame is a fresh mmap, because the threshold never rises to 32 MiB."
+	echo "Both tuned columns should show about one block's pages for the whole run."
+}
+
+# show WORDS...: a blank line, then the command as typed (tools/lib/lib.sh).
+show() { echo; show_cmd "$@"; }
+
+tunables() {
+	local n setting
+	n=$(frames_for 100)
+	echo "The 34 MiB row (above the dynamic threshold's 32 MiB cap) three ways: untuned,"
+	echo "the two MALLOC_*_ variables, the same two settings as GLIBC_TUNABLES.  Each run's"
+	echo "'# set:' lines say what it set; 'from mmap' and 'minor faults' what it did."
+	for setting in "" "$ENVVARS" "$TUNABLES"; do
+		# shellcheck disable=SC2086
+		show $setting ./frames --alloc memset --size 34M --frames "$n"
+		# shellcheck disable=SC2086
+		env $setting ./frames --alloc memset --size 34M --frames "$n" |
+			env_header drop ||
+			die "the run failed: $setting ./frames --alloc memset --size 34M --frames $n"
+	done
+	echo
+	echo "Read it: untuned, every frame is mmapped and unmapped (from mmap: all of them),"
+	echo "so every frame faults in its pages again.  Either spelling pins both thresholds"
+	echo "above the frame: one block's faults for the whole run, from mmap 0."
+}
+
+strace_rows() {
+	local n size calls mm mu
+	if ! strace_works; then echo "$prog: skipped: $STRACE_WHY"; return 0; fi
+	n=$(frames_for 100)
+	for size in 30M 34M; do
+		printf '\n$ strace -f -c -e trace=brk,mmap,munmap ./frames --alloc memset --size %s --frames %s\n' \
+			"$size" "$n"
+		strace -f -c -e trace=brk,mmap,munmap -o "$TMPD/$size.strace" \
+			./frames --alloc memset --size "$size" --frames "$n" >"$TMPD/$size.out" ||
+			die "the run failed under strace: ./frames --alloc memset --size $size"
+		cat "$TMPD/$size.strace"
+	done
+	echo
+	printf '%-8s %7s %7s %7s %11s %13s\n' size frames mmap munmap "from mmap" "minor faults"
+	for size in 30M 34M; do
+		mm=$(strace_calls "$TMPD/$size.strace" mmap)
+		mu=$(strace_calls "$TMPD/$size.strace" munmap)
+		calls=$(awk '{ l = $0; sub(/^ +/, "", l) } l ~ /^from mmap:/ { print $3 }' "$TMPD/$size.out")
+		printf '%-8s %7d %7d %7d %11s %13s\n' "$size" "$n" "${mm:-0}" "${mu:-0}" "$calls" \
+			"$(awk '{ l = $0; sub(/^ +/, "", l) } l ~ /^minor faults:/ { print $3 }' "$TMPD/$size.out")"
+	done
+	echo
+	echo "Read it: a few mmap calls are the loader's and libc's at start-up.  At 30 MiB one"
+	echo "more mmap and munmap serve the whole run (the first frame; its free() raises the"
+	echo "threshold).  At 34 MiB every frame adds one mmap and one munmap: the threshold"
+	echo "cannot rise to 34 MiB, so malloc() maps each frame and free() unmaps it."
+}
+
+./frames --env || die "./frames --env failed"
+case $MODE in
+table) table ;;
+tunables) tunables ;;
+strace) strace_rows ;;
+esac

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# tools/labs/lab6.sh [table|tunables|strace] - Lab 6's runs, as `make lab6`,
+# `make lab6-tunables` and `make lab6-strace` start them.  Every command is
+# printed before it runs, exactly as a student would type it.
+#   table     1, 2, 4, ... MAX_THREADS threads, three runs each: glibc's
+#             defaults, MALLOC_ARENA_MAX=2, and the defaults with
+#             malloc_trim(0) after the burst; one table of resident memory
+#             against the bytes live
+#   tunables  8 threads (or MAX_THREADS, if fewer) under arena_max=1 and =2
+#             (GLIBC_TUNABLES and MALLOC_ARENA_MAX), trim_threshold=0, and
+#             --trim, each with its RssAnon before and after malloc_trim(0)
+#   strace    strace -f -c of mmap/munmap/mprotect/madvise/brk: a run
+#             without and with --trim, at 4 threads and at arena_max=1
+# Knobs (environment): ROUNDS (requests per thread, default 256),
+# MAX_THREADS (default 16 x CPUs, at most 64).  Checked before anything
+# runs; a failed run stops it all.
+set -u -o pipefail
+cd "$(dirname "$0")/../.." || exit 1
+. tools/lib/lib.sh
+prog=lab6
+MODE=${1:-table}
+NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+ROUNDS=${ROUNDS:-256}
+MAX_THREADS=${MAX_THREADS:-$(( 16 * NCPU > 64 ? 64 : 16 * NCPU ))}
+need_count ROUNDS "$ROUNDS" 1000000
+need_count MAX_THREADS "$MAX_THREADS" 256
+case $MODE in
+table|tunables|strace) ;;
+*) echo "$prog: no mode '$MODE' (usage: $0 [table|tunables|strace])" >&2; exit 2 ;;
+esac
+[ -x ./arenas ] || die "./arenas is not built; run make arenas"
+scratch_dir                     # tools/lib/lib.sh: TMPD, removed at exit
+
+# run FILE WORDS...: print the command (VAR=value words first), run it with
+# its CSV into FILE; the first failure stops everything.
+run() {
+	local file=$1
+	shift
+	progress                    # tools/lib/lib.sh: clear it before a line
+	show_cmd "$@"
+	progress "$*"
+	env "$@" >"$file" 2>"$file.err" || { progress; die "the run failed: $* ($(head -n 1 "$file.err"))"; }
+}
+
+# col FILE NAME: column NAME of a one-row --csv file, read by its name.
+col() { awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next }
+	NR == 2 && c { print $c; exit }' "$1"; }
+# x_live KIB BYTES: KIB of resident memory per KiB live, one decimal.
+x_live() { awk -v k="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", k * 1024 / b; else printf "n/a" }'; }
+grown() { echo $(( $(col "$1" "$2") - $(col "$1" anon_start_kib) )); }
+
+# The environment once, at the top.
+./arenas --env || die "./arenas does not run"
+
+threads_list() {
+	local t=1
+	while [ "$t" -le "$MAX_THREADS" ]; do echo "$t"; t=$((t * 2)); done
+}
+
+table() {
+	local t d a m
+	echo
+	for t in $(threads_list); do
+		run "$TMPD/d$t" ./arenas --csv --threads "$t" --rounds "$ROUNDS"
+		run "$TMPD/a$t" MALLOC_ARENA_MAX=2 ./arenas --csv --threads "$t" --rounds "$ROUNDS"
+		run "$TMPD/m$t" ./arenas --csv --trim --threads "$t" --rounds "$ROUNDS"
+	done
+	progress
+	echo
+	echo "RssAnon grown (KiB, after the burst minus before it) beside the bytes live; x live ="
+	echo "resident KiB per KiB live after the burst.  Three separate runs a row, same requests."
+	printf '%7s | %8s %6s | %-19s | %-19s | %s\n' "" "live KiB" "" "default" \
+		"MALLOC_ARENA_MAX=2" "malloc_trim(0) after"
+	printf '%7s | %8s %6s | %6s %6s %5s | %6s %6s %5s | %6s %6s %5s\n' threads peak after \
+		arenas KiB "x" arenas KiB "x" before after "x"
+	for t in $(threads_list); do
+		d=$TMPD/d$t a=$TMPD/a$t m=$TMPD/m$t
+		printf '%7s | %8s %6s | %6s %6s %5s | %6s %6s %5s | %6s %6s %5s\n' "$t" \
+			$(( $(col "$d" live_peak) / 1024 )) $(( $(col "$d" live_after) / 1024 )) \
+			"$(col "$d" arenas)" "$(grown "$d" anon_after_kib)" \
+			"$(x_live "$(grown "$d" anon_after_kib)" "$(col "$d" live_after)")" \
+			"$(col "$a" arenas)" "$(grown "$a" anon_after_kib)" \
+			"$(x_live "$(grown "$a" anon_after_kib)" "$(col "$a" live_after)")" \
+			"$(grown "$m" anon_after_kib)" "$(grown "$m" anon_trimmed_kib)" \
+			"$(x_live "$(grown "$m" anon_trimmed_kib)" "$(col "$m" live_after)")"
+	done
+	echo
+	echo "Read it: live is the program's own count (the same requests under every policy, so"
+	echo "the same live bytes); arenas is what malloc_info() listed, predicted in ./arenas's"
+	echo "report as min(threads + 1, limit).  Each arena keeps the pages of the largest"
+	echo "bursts it served, pinned by the few blocks each request kept; two arenas keep what"
+	echo "the threads held at once, which rises with threads on a busy CPU too.  malloc_trim(0)"
+	echo "madvises the free pages inside every arena: 'after' is what it could not return."
+	echo "The x columns are measured ratios on this machine, not targets."
+}
+
+tunables() {
+	local t=8 i label f
+	[ "$MAX_THREADS" -lt 8 ] && t=$MAX_THREADS
+	local envs=("" "GLIBC_TUNABLES=glibc.malloc.arena_max=1" "GLIBC_TUNABLES=glibc.malloc.arena_max=2"
+		    "MALLOC_ARENA_MAX=2" "GLIBC_TUNABLES=glibc.malloc.trim_threshold=0")
+	echo
+	echo "$t threads, $ROUNDS requests each; every run ends with malloc_trim(0) (--trim):"
+	for i in "${!envs[@]}"; do
+		# shellcheck disable=SC2086
+		run "$TMPD/t$i" ${envs[$i]} ./arenas --csv --trim --threads "$t" --rounds "$ROUNDS"
+	done
+	progress
+	echo
+	printf '%-42s %6s %8s | %9s %5s | %9s %5s\n' "" "" "live" "RssAnon" "" "trimmed" ""
+	printf '%-42s %6s %8s | %9s %5s | %9s %5s\n' settings arenas KiB "KiB" "x" "KiB" "x"
+	for i in "${!envs[@]}"; do
+		f=$TMPD/t$i label=${envs[$i]:-default}
+		printf '%-42s %6s %8s | %9s %5s | %9s %5s\n' "${label#GLIBC_TUNABLES=}" \
+			"$(col "$f" arenas)" $(( $(col "$f" live_after) / 1024 )) \
+			"$(grown "$f" anon_after_kib)" "$(x_live "$(grown "$f" anon_after_kib)" "$(col "$f" live_after)")" \
+			"$(grown "$f" anon_trimmed_kib)" "$(x_live "$(grown "$f" anon_trimmed_kib)" "$(col "$f" live_after)")"
+	done
+	echo
+	echo "Read it: RssAnon is grown over the run (after minus start), before and after"
+	echo "malloc_trim(0) in the same process.  arena_max=1 and =2 (either spelling) cap the"
+	echo "arenas; trim_threshold=0 trims only an arena's top chunk, which the kept blocks"
+	echo "pin, so it changes little; malloc_trim(0) returns the free pages between them."
+	echo "The x columns are measured ratios (KiB resident per KiB live), not targets."
+}
+
+strace_rows() {
+	local i label f
+	strace_works || { echo "$prog: skipped: $STRACE_WHY"; return 0; }
+	local runs=("|" "|--trim" "GLIBC_TUNABLES=glibc.malloc.arena_max=1|"
+		    "GLIBC_TUNABLES=glibc.malloc.arena_max=1|--trim")
+	echo
+	for i in "${!runs[@]}"; do
+		local e=${runs[$i]%%|*} o=${runs[$i]#*|}
+		progress
+		# shellcheck disable=SC2086
+		show_cmd $e strace -f -c -o run$i.strace -e trace=mmap,munmap,mprotect,madvise,brk \
+			./arenas --threads 4 --rounds "$ROUNDS" $o
+		progress "strace run $((i + 1)) of 4"
+		# shellcheck disable=SC2086
+		env $e strace -f -c -o "$TMPD/s$i" -e trace=mmap,munmap,mprotect,madvise,brk \
+			./arenas --threads 4 --rounds "$ROUNDS" $o >"$TMPD/o$i" 2>"$TMPD/o$i.err" ||
+			{ progress; die "the run failed under strace: $e ./arenas $o"; }
+	done
+	progress
+	echo
+	printf '%-34s %6s %6s %8s %7s %5s | %9s %9s\n' run mmap munmap mprotect madvise brk \
+		"RssAnon" "trimmed"
+	for i in "${!runs[@]}"; do
+		f=$TMPD/s$i
+		label="${runs[$i]%%|*} ${runs[$i]#*|}"
+		label=${label#GLIBC_TUNABLES=glibc.malloc.}
+		label=${label# }
+		printf '%-34s %6s %6s %8s %7s %5s | %9s %9s\n' "${label:-default}" \
+			"$(strace_calls "$f" mmap)" "$(strace_calls "$f" munmap)" "$(strace_calls "$f" mprotect)" \
+			"$(strace_calls "$f" madvise)" "$(strace_calls "$f" brk)" \
+			"$(field "$TMPD/o$i" 'RssAnon after')" "$(field "$TMPD/o$i" 'RssAnon trimmed' | grep . || echo -)"
+	done
+	echo
+	echo "Read it: calls counted by strace -f -c over the whole run, 4 threads.  A thread"
+	echo "arena's heap is one mmap of 128 MiB of PROT_NONE, trimmed to an aligned 64 MiB"
+	echo "(munmap), then mprotect'ed as it grows; free() hands back a heap's top with"
+	echo "madvise(MADV_DONTNEED) (shrink_heap).  malloc_trim(0) adds one madvise per free"
+	echo "chunk holding a whole page, in every arena (mtrim), and a brk for the main heap's"
+	echo "top (systrim).  The counts under strace are real; its times are not."
+}
+field() { awk -v l="$2" '{ s = $0; sub(/^ +/, "", s) } index(s, l ":") == 1 {
+	s = substr(s, length(l) + 2); sub(/^ +/, "", s); sub(/ .*/, "", s); print s; exit }' "$1"; }
+
+case $MODE in
+table) table ;;
+tunables) tunables ;;
+strace) strace_rows ;;
+esac

@@ -1,0 +1,139 @@
+# tools/lib/lib.sh - shell helpers shared by the kit's scripts and by
+# tests/lib.sh (sourced, not run).  A script sets `prog` (its name in
+# messages) before it calls die, bad_usage or need_number, and runs under
+# `set -u -o pipefail`: nothing here reads an unset variable or ends a pipe
+# early.  Each function's comment is its contract; keep callers to it.
+
+# die MESSAGE: a failure of the run, not of the user's input: "prog:
+# MESSAGE" on stderr, exit 1.
+die() { echo "$prog: $*" >&2; exit 1; }
+
+# bad_usage MESSAGE: the user's input is wrong: "prog: MESSAGE", then the
+# script's usage on stderr, exit 2.  The script defines usage(), which
+# prints its usage text (first line "usage: ...") on stdout.
+bad_usage() {
+	echo "$prog: $1" >&2
+	usage >&2
+	exit 2
+}
+
+# need_number NAME VALUE MIN MAX: a knob (an environment variable or an
+# argument) must be a whole number from MIN to MAX: digits only, no sign,
+# no blank, no leading zero, at most 18 digits (shell arithmetic holds
+# them).  Otherwise "prog: NAME wants a whole number from MIN to MAX, not
+# 'VALUE'" on stderr and exit 2, before anything has run.
+need_number() {
+	[[ $2 =~ ^(0|[1-9][0-9]{0,17})$ ]] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] && return 0
+	echo "$prog: $1 wants a whole number from $3 to $4, not '$2'" >&2
+	exit 2
+}
+# need_count NAME VALUE MAX: need_number NAME VALUE 1 MAX (the older name).
+need_count() { need_number "$1" "$2" 1 "$3"; }
+
+# knob NAME DEFAULT MIN MAX: the knob in the environment variable NAME,
+# DEFAULT when it is unset or empty, checked by need_number; NAME is set to
+# the value used.
+knob() {
+	local v=${!1:-$2}
+	need_number "$1" "$v" "$3" "$4"
+	printf -v "$1" '%s' "$v"
+}
+
+# need_built PROGRAM...: each ./PROGRAM (run from the kit's top directory)
+# is built, or die naming the make command that builds it.
+need_built() {
+	local p
+	for p in "$@"; do [ -x "./$p" ] || die "./$p is not built; run make $p"; done
+}
+
+# scratch_dir: TMPD, a new temporary directory, removed when the script
+# exits (this sets the script's EXIT trap); die when none can be made.
+scratch_dir() {
+	TMPD=$(mktemp -d) || die "cannot make a temporary directory (set TMPDIR)"
+	trap 'rm -rf "$TMPD"' EXIT
+}
+
+# strace_works [STRACE]: whether STRACE (default strace) is installed and
+# may trace here (ptrace can be denied in containers).  Returns 0 if so;
+# else 1, with the reason, one line naming the fix, in STRACE_WHY.
+strace_works() {
+	local strace=${1:-strace}
+	STRACE_WHY=
+	if ! command -v "$strace" >/dev/null 2>&1; then
+		STRACE_WHY="strace is not installed (apt-get install strace)"
+	elif ! "$strace" -o /dev/null true >/dev/null 2>&1; then
+		STRACE_WHY="strace cannot trace here (ptrace is not permitted)"
+	else
+		return 0
+	fi
+	return 1
+}
+
+# strace_calls FILE NAME: the calls column of the first `strace -c` table
+# in FILE for system call NAME; 0 when the table has no NAME row.  FILE may
+# hold other lines: only the table's rows (two numbers first) are read.
+strace_calls() {
+	awk -v s="$2" '/^ *[0-9.]+ +[0-9.]+ / && $NF == s { print $4; found = 1; exit }
+		END { if (!found) print 0 }' "$1"
+}
+
+# ENV_HEADER_RE: an extended regex (awk, grep -E) for the environment
+# check's own lines (tools/include/env.h): what every run of a program prints the
+# same, as opposed to its "# set:" and "# warning:" lines.
+ENV_HEADER_RE='^# (glibc |built: |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)'
+
+# env_header drop|keep: a filter, stdin to stdout: drop the environment
+# check's lines (a run after the first shows only what it adds), or keep
+# only them.  Exits 0 whatever it reads.
+env_header() {
+	awk -v re="$ENV_HEADER_RE" -v keep="$([ "$1" = keep ] && echo 1 || echo 0)" \
+		'($0 ~ re) == keep'
+}
+
+# read_faults_per_page: 1 or 2, the faults a page read, then written, costs
+# on this kernel, as ./frames --env measured it ("read fault:" line);
+# nothing when there is no such line.  Run from the kit's top directory.
+read_faults_per_page() {
+	./frames --env 2>/dev/null | sed -n 's/.*read fault:.*(\([12]\) a page).*/\1/p'
+}
+
+# show_cmd WORDS...: print a command as a student would type it, "$ cmd",
+# in lines of at most 78 columns: a long one is broken between words with a
+# backslash, and a VAR=value word too long for a line after a ':' in it (a
+# backslash-newline is removed by the shell, even inside a word), so what
+# is shown can still be pasted.
+show_cmd() {
+	local cur='$' w head
+	for w in "$@"; do
+		if [ ${#w} -gt 74 ] && [[ $w == *=* && ${w:0:74} == *:* ]]; then
+			head=${w:0:74}
+			head=${head%:*}:
+			# the rest of the word goes on at column 0 (spaces would split it)
+			if [ "$cur" = '$' ]; then printf '$ %s\\\n' "$head"
+			else printf '%s \\\n    %s\\\n' "$cur" "$head"; fi
+			cur=${w:${#head}}
+			continue
+		fi
+		if [ ${#cur} -gt 4 ] && [ $(( ${#cur} + 1 + ${#w} )) -gt 76 ]; then
+			printf '%s \\\n' "$cur"
+			cur="   "
+		fi
+		cur="$cur $w"
+	done
+	printf '%s\n' "$cur"
+}
+
+# progress TEXT...: "prog: TEXT (N s)" on stderr, only when stderr is a
+# terminal, overwritten in place and cut to 79 columns; `progress` alone
+# clears it.  Clear it before printing a line, so no progress is ever left
+# inside a table or a file.  N counts from when this library was sourced.
+PROGRESS_T0=$SECONDS
+progress() {
+	[ -t 2 ] || return 0
+	if [ $# -gt 0 ]; then
+		printf '\r\033[K%.79s' "$prog: $* ($((SECONDS - PROGRESS_T0)) s)" >&2
+	else
+		printf '\r\033[K' >&2
+	fi
+	return 0
+}
