@@ -37,7 +37,8 @@
 #   make build32              the labs as 32-bit x86 programs, in build/m32/
 #   make build-arm64          the labs cross-built for arm64, in build/arm64/
 #   make sanitize             the labs under ASan+UBSan and TSan (gcc, clang)
-#   make test                 the kit's checks; ends "N passed, M failed"
+#   make test                 the kit's checks; ends "N passed, M failed,
+#                             K skipped"
 #                             (T=NAME: tests/NAME.sh alone)
 #   make submit               every lab's graded runs in one file for a grader
 #                             (STUDENT=name; FRAMES SCALE VARIANCE_ITERS ...)
@@ -63,6 +64,16 @@
 #   PLOTS_DIR=plots       where make plots writes its SVG files
 #   STUDENT=name FILE=f   make submit's name; the file make grade checks
 #   CC=cc OPT="-O2 -g"    compiler and optimisation: make CC=clang OPT=-O0
+
+# Every variable typed on the command line (make submit STUDENT=ada FRAMES=4
+# FILE=...) reaches the recipes' environment exactly as typed: made a simple
+# variable holding its own text, so a '$(shell ...)' in it is data, never run,
+# and exported by hand, because GNU Make (4.3, 4.4) stops exporting a
+# command-line variable that the makefile overrides.  Its origin becomes
+# "override": $(call given,NAME) asks whether the user set NAME at all.
+$(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),\
+	$(eval override $(v) := $$(value $(v)))$(eval export $(v))))
+given = $(filter command line environment override,$(origin $(1)))
 
 CC      ?= cc
 OPT     ?= -O2 -g
@@ -129,6 +140,11 @@ m32_inc = $(if $(filter -m32,$(1)),$(if $(m32_asm),,$(if $(wildcard \
 help:
 	@awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' Makefile
 
+# A lab that does not exist (make lab7, make lab9, make lab2-foo): one line
+# naming the labs this help lists, exit 2, instead of make's "No rule".
+lab%:
+	$(error no $@: labs are $(shell sed -n 's/^#   make \(lab[0-9]*\) .*/\1/p' Makefile) (see make help))
+
 # A knob must be a whole number from 1 to MAX, checked before anything
 # runs: $(call count,NAME,MAX) stops make with one line naming the knob.
 count = $(if $(shell v='$(subst ','\'',$($(1)))'; [[ $$v =~ ^[1-9][0-9]{0,9}$$ ]] && \
@@ -147,25 +163,22 @@ STRACE_OK = if ! command -v strace >/dev/null 2>&1; then \
 # ------------------------------------------------------- graders, results/
 # submit: one file in submissions/ (gitignored) for tools/grade.sh.  Its own
 # defaults (10 frames, SCALE=10, 20,000 iterations, COUNT_LARGE=1000, 16M)
-# keep it to a minute or two; a FRAMES or VARIANCE_ITERS given to make wins.
+# keep it to a minute or two; a knob given to make (FRAMES=4) wins.
 # reference: the only target that writes results/ (the reference outputs and
 # a graded reference submission), so ordinary runs never change tracked
 # files.  LABS_TO_RECORD picks some labs; `kernels` (make kernels, ~10
 # minutes under qemu) is recorded only when named there.  `results` is its
 # old name.
 LABS_TO_RECORD ?= lab1 lab2 lab3 lab4 lab5 lab6 submission
-# Every value from the command line reaches a recipe single-quoted by shq
-# ($(value) first, so make does not expand a $(...) inside it either):
-# FILE='a;touch PWNED;b.txt' is a file name, never a command.
+# A value a recipe writes into its command is single-quoted by shq:
+# FILE='a;touch PWNED;b.txt' is a file name, never a command.  (Values
+# typed on the command line are kept as typed: see the top of this file.)
 shq = '$(subst ','\'',$(1))'
-# Make also expands a command-line value when it exports it to a recipe's
-# environment; kept as typed (a simple variable is not expanded again).
-$(foreach v,FILE STUDENT OUT ANSWERS FORMAT,$(if $(filter command line,$(origin $(v))),\
-	$(eval override $(v) := $$(value $(v)))))
+# The knobs typed on the command line reach tools/submit.sh through its
+# environment (exported at the top of this file); its own defaults apply
+# to the rest.
 submit: $(LABS)
-	@$(if $(filter file,$(origin FRAMES)),,FRAMES=$(call shq,$(value FRAMES))) \
-	$(if $(filter file,$(origin VARIANCE_ITERS)),,VARIANCE_ITERS=$(call shq,$(value VARIANCE_ITERS))) \
-	CC=$(call shq,$(CC)) CFLAGS=$(call shq,$(CFLAGS)) tools/submit.sh
+	@CC=$(call shq,$(CC)) CFLAGS=$(call shq,$(CFLAGS)) tools/submit.sh
 
 # questions: the student's answer sheet, answers/NAME.txt, with parameters
 # of their own (tools/grading/questions.sh); make submit ANSWERS=answers/NAME.txt.
@@ -468,7 +481,7 @@ build/glibc-2.31/%: %.c $(HEADERS) build/kit-rev
 # to stderr (make glibc-2.31 shows them), the table to stdout.
 matrix: frames
 	-@$(MAKE) --no-print-directory -q glibc-2.31 || $(MAKE) --no-print-directory glibc-2.31 >&2
-	@FRAMES=$(if $(filter command line environment,$(origin FRAMES)),$(FRAMES),4) tools/platforms/matrix.sh
+	@FRAMES=$(if $(call given,FRAMES),$(FRAMES),4) tools/platforms/matrix.sh
 
 # ------------------------------------------------------------------ kernels
 # kernels: Debian's stock kernels (bookworm's 6.1, trixie's 6.12, fetched
@@ -478,4 +491,4 @@ matrix: frames
 # make submit graded by tools/grade.sh.  One table; FRAMES a check
 # (default 4 here).  Several minutes under TCG; CI runs it, make test not.
 kernels: $(LABS)
-	tools/platforms/kernels.sh$(if $(filter command line environment,$(origin FRAMES)), --frames $(call count,FRAMES,100000))
+	tools/platforms/kernels.sh$(if $(call given,FRAMES), --frames $(call count,FRAMES,100000))

@@ -78,7 +78,10 @@ esac
 # A name becomes a file name and a CSV field: a letter or digit first (no
 # hidden ".name", no "-name" read as an option), then letters, digits and
 # @._- only, at most 64.  Shown back as printable characters only.
-STUDENT=${STUDENT:-$(id -un 2>/dev/null || echo student)@$(uname -n)}
+# The default, login@host, keeps only those characters: a minimal VM's host
+# name "(none)" becomes "none" instead of a name submit refuses.
+[ -n "${STUDENT:-}" ] ||
+	STUDENT=$(printf '%s@%s' "$(id -un 2>/dev/null || echo student)" "$(uname -n)" | tr -cd 'A-Za-z0-9@._-' | sed 's/^[^A-Za-z0-9]*//' | cut -c1-64)
 case $STUDENT in
 [A-Za-z0-9]*) ;;
 *) echo "$PROG: STUDENT must start with a letter or digit, not '$(printf %s "$STUDENT" | tr -c '[:print:]' '?')'" >&2; usage ;;

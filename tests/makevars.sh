@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# tests/makevars.sh - what is typed after `make TARGET` reaches the script
+# behind it as typed, and stays data.  GNU Make stops exporting a
+# command-line variable the Makefile overrides (4.3 and 4.4 alike), so the
+# tests that call tools/submit.sh directly could not see `make submit
+# STUDENT=ada` hand in under login@host.  Here every door is make itself.
+# Most checks give one knob a value the script refuses: the refusal, which
+# quotes the value back, proves it arrived unchanged and that nothing ran.
+# One real `make submit` runs at the small knobs a pre-commit hook uses and
+# must write the file with that student's line.  Nothing is timed.
+. "$(dirname "$0")/lib.sh" || exit 1
+
+MK=(make --no-print-directory -s)
+
+# mk_refused NAME WANT_RE TARGET VAR=VALUE...: make exits 2, stderr matches
+# WANT_RE (grep -E), and $TMP/PWNED (the file any injected command would
+# make) does not exist.
+mk_refused() {
+	local name=$1 want=$2 rc
+	shift 2
+	rm -f "$TMP/PWNED"
+	"${MK[@]}" "$@" >"$TMP/out" 2>"$TMP/err"; rc=$?
+	if [ "$rc" -eq 2 ] && grep -Eq -- "$want" "$TMP/err" && [ ! -e "$TMP/PWNED" ]; then
+		pass "$name"
+	else
+		fail "$name" "exit $rc (want 2), PWNED: $([ -e "$TMP/PWNED" ] && echo made || echo absent); stderr: $(head -c 300 "$TMP/err")"
+	fi
+}
+
+# Each of make submit's knobs, from the command line, reaches tools/submit.sh.
+mk_refused "make submit FRAMES=0 reaches submit.sh" "FRAMES must be at least 1, not '0'" submit FRAMES=0
+mk_refused "make submit SCALE=x reaches submit.sh" "SCALE wants a whole number .*'x'" submit SCALE=x
+mk_refused "make submit VARIANCE_ITERS=1 reaches submit.sh" "VARIANCE_ITERS must be at least 2" submit VARIANCE_ITERS=1
+mk_refused "make submit COUNT_LARGE=07 reaches submit.sh" "COUNT_LARGE wants .*'07'" submit COUNT_LARGE=07
+mk_refused "make submit BYTES=1Q reaches submit.sh" "BYTES wants a size like 16M, not '1Q'" submit BYTES=1Q
+mk_refused "make submit STUDENT='a b' reaches submit.sh" "STUDENT may hold .*'a b'" submit 'STUDENT=a b'
+touch "$TMP/exists.txt"
+mk_refused "make submit OUT=an existing file reaches submit.sh" "exists" submit STUDENT=mv OUT="$TMP/exists.txt"
+mk_refused "make submit ANSWERS=a missing sheet reaches submit.sh" "cannot read ANSWERS='$TMP/nosheet.txt'" \
+	submit STUDENT=mv ANSWERS="$TMP/nosheet.txt"
+
+# Values are data: a $(shell ...) or a ; in a value is text, at every door.
+inj="\$(shell touch $TMP/PWNED)"
+mk_refused "make submit STUDENT='\$(shell touch ...)': refused as a name, nothing ran" \
+	"STUDENT must start with a letter or digit, not '\\\$\\(shell touch" submit STUDENT="$inj"
+mk_refused "make grade FILE='a;touch PWNED': a file that is not there, nothing ran" \
+	"cannot read 'a;touch $TMP/PWNED'" grade FILE="a;touch $TMP/PWNED"
+mk_refused "make grade FORMAT='\$(shell touch ...)': refused as a format, nothing ran" \
+	"--format wants .*shell touch" grade FILE=/dev/null FORMAT="$inj"
+mk_refused "make lab1 FRAMES='\$(shell touch ...)': refused as a knob, nothing ran" \
+	"FRAMES wants a whole number" lab1 FRAMES="$inj"
+mk_refused "make lab5 BYTES='1M;touch PWNED': refused as a size, nothing ran" \
+	"BYTES wants a size" lab5 BYTES="1M;touch $TMP/PWNED"
+
+# A lab that does not exist: one line naming the labs and make help, exit 2.
+for t in lab9 lab2-nosuch; do
+	"${MK[@]}" "$t" >"$TMP/out" 2>"$TMP/err"; rc=$?
+	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'lab1 .*lab6.*make help' "$TMP/err" &&
+	   [ "$(wc -L <"$TMP/err")" -le 100 ]; then
+		pass "make $t: one line naming the labs and make help, exit 2"
+	else
+		fail "make $t: one line naming the labs" "exit $rc: $(head -c 300 "$TMP/err")"
+	fi
+done
+
+# A minimal VM's host name is "(none)": make submit's default name must
+# still pass its own check.  A GLIBC_TUNABLES makes submit.sh stop at the
+# check after the name's, so nothing runs.
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 && unshare --uts true 2>/dev/null; then
+	GLIBC_TUNABLES=glibc.malloc.tcache_count=0 unshare --uts bash -c \
+		'printf "(none)" >/proc/sys/kernel/hostname && exec make --no-print-directory -s submit' >"$TMP/out" 2>"$TMP/err"; rc=$?
+	if [ "$rc" -eq 2 ] && grep -q 'the environment sets GLIBC_TUNABLES' "$TMP/err"; then
+		pass "make submit on a host named (none): the default name is accepted"
+	else
+		fail "make submit on a host named (none)" "exit $rc: $(head -c 300 "$TMP/err")"
+	fi
+else
+	skip "make submit on a host named (none)" "needs root and unshare --uts to rename the host"
+fi
+
+# The pre-commit hook's command, exactly: small knobs still make a file.
+"${MK[@]}" submit STUDENT=hookcheck OUT="$TMP/h.txt" FRAMES=1 SCALE=100 VARIANCE_ITERS=2000 \
+	COUNT_LARGE=200 BYTES=1M >"$TMP/out" 2>"$TMP/err"; rc=$?
+if [ "$rc" -eq 0 ] && grep -qx 'student: hookcheck' "$TMP/h.txt" 2>/dev/null &&
+   grep -qx 'frames: 1' "$TMP/h.txt" && grep -qx "submission: $TMP/h.txt" "$TMP/out"; then
+	pass "make -s submit STUDENT=hookcheck OUT=... FRAMES=1 ...: the file, at those knobs, for hookcheck"
+else
+	fail "make -s submit STUDENT=hookcheck OUT=..." "exit $rc: $(tail -n 3 "$TMP/err")"
+fi
