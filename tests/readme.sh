@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# tests/readme.sh - README's commands, typed as a reader types them, in a
+# fresh copy of the kit; and README's figures against the results/ files
+# they cite.  Nothing here knows today's wording: commands are read from
+# README's blocks each time.
+#
+# Commands: every line of a ```sh block (its "  # ..." tail is what README
+# says about it) and every "$ " line of a plain ``` block.  Each runs with
+# bash from the copy's top directory, as typed, except:
+#  - small knobs come from the environment (KNOBS below, each one a knob
+#    README and make help document): a knob typed in the command still
+#    wins, as it does for a reader;
+#  - a placeholder README writes in capitals stands for the file the last
+#    command made: FILE is the newest submission, DATE its date part.
+# Each must exit 0, and what README says next to it must hold: a path it
+# names (answers/ada.txt, submissions/NAME-DATE.txt) exists afterwards,
+# "last line: X" is the last line on stdout, and a STUDENT=NAME submission
+# carries the line "student: NAME".  A command that cannot run here is in
+# NOT_RUN with its reason; a README command in neither set fails, and so
+# does a NOT_RUN entry README no longer shows.
+#
+# Figures: README cites a results/ file by naming it (`results/FILE`, or a
+# directory `results/DIR/`).  Every number in the same clause before the
+# name (a clause ends at ". ", "; ", ")", a blank line or the previous
+# name), and, when the name opens a parenthesis, every number in the rest
+# of it, must occur in that file (any file of that directory), as written
+# or without its thousands commas.  FURTHER.md is held to the same rule.
+. "$(dirname "$0")/lib.sh" || exit 1
+
+KNOBS=(FRAMES=2 DEMO_FRAMES=2 SCALE=50 VARIANCE_ITERS=2000 COUNT_LARGE=100 COUNT_SMALL=1000
+	LIVE=20000000 REPEATS=1 BYTES=1M ROUNDS=16 MAX_THREADS=4)
+
+# command<TAB>why it is not run here
+NOT_RUN="make test	it is the suite this file belongs to
+tools/platforms/glibc.sh prefix trixie	downloads Debian's libc6 (tests never touch the network; tests/glibc-versions.sh runs it where CI fetched it)
+\$(tools/platforms/glibc.sh prefix trixie) ./frames --frames 10 --alloc memset --size 30M	the same download
+./yes	the full sweep has no knob to shorten it (make lab5 runs the same table at BYTES=1M here)"
+
+# readme_commands FILE: "LINE<TAB>COMMAND<TAB>WHAT README SAYS", one a line.
+readme_commands() {
+	awk '
+	function flush() { if (cmd != "") print at "\t" cmd "\t" said; cmd = "" }
+	/^```/ { flush(); if (!inb) { inb = 1; sh = ($0 ~ /^```(sh|bash|shell)[ \t]*$/) } else inb = 0; next }
+	!inb { next }
+	sh && /^[ \t]*#/ { if (cmd != "") { c = $0; sub(/^[ \t]*#[ \t]?/, "", c); said = said " " c }; next }
+	sh && /^[ \t]*$/ { flush(); next }
+	sh || /^\$ / {
+		flush(); line = $0; sub(/^\$ /, "", line); c = ""
+		if (match(line, /[ \t]+#[ \t]/)) { c = substr(line, RSTART + RLENGTH); line = substr(line, 1, RSTART - 1) }
+		sub(/[ \t]+$/, "", line); at = NR; cmd = line; said = c }
+	END { flush() }' "$1"
+}
+
+# ------------------------------------------------------------ figures
+# readme_citations FILE: "LINE<TAB>results/NAME<TAB>FIGURE", one a line,
+# for each number before a mention of a results/ file in its sentence.
+readme_citations() {
+	awk '
+	function figures(t, name) {
+		while (match(t, /[0-9][0-9,]*(\.[0-9]+)?/)) {
+			fig = substr(t, RSTART, RLENGTH); t = substr(t, RSTART + RLENGTH)
+			sub(/,+$/, "", fig); print NR "\t" name "\t" fig
+		}
+	}
+	# last_clause(T): T after its last ". ", "; " or ")".
+	function last_clause(t,    n, part) { n = split(t, part, /(\. |; |\))/); return part[n] }
+	/^```/ { inb = !inb; next }
+	inb { next }
+	/^[ \t]*$/ { text = ""; next }
+	{
+		text = text " " $0
+		while (match(text, /results\/[A-Za-z0-9_.\/-]*[A-Za-z0-9_\/]/)) {
+			name = substr(text, RSTART, RLENGTH); before = substr(text, 1, RSTART - 1)
+			text = substr(text, RSTART + RLENGTH)
+			figures(last_clause(before), name)
+			# "(`results/FILE`: 456 calls ...)": the aside after it too.
+			if (before ~ /\(`?$/) { after = text; sub(/\).*/, "", after); figures(after, name) }
+		}
+		text = last_clause(text)
+	}' "$1"
+}
+
+for doc in README.md FURTHER.md; do
+	[ -f "$doc" ] || continue
+	readme_citations "$doc" >"$TMP/cites"
+	bad=0 n=0
+	while IFS=$'\t' read -r at name fig; do
+		n=$((n + 1))
+		if [ ! -e "$name" ]; then
+			fail "$doc:$at cites $name" "no such file or directory in results/"; bad=1; continue
+		fi
+		plain=${fig//,/}
+		# A figure as a number of its own: no digit (or decimal point and
+		# digit) glued to either side.
+		if ! grep -rqE -- "(^|[^0-9.])($(printf '%s' "$fig" | sed 's/\./\\./g')|$(printf '%s' "$plain" | sed 's/\./\\./g'))([^0-9]|\\.[^0-9]|\\.?\$)" "$name"; then
+			fail "$doc:$at: $fig, cited from $name" "$fig is not in $name"; bad=1
+		fi
+	done <"$TMP/cites"
+	[ "$bad" = 0 ] && pass "$doc: each of its $n figures cited from a results/ file is in that file"
+done
+
+# ------------------------------------------------------------ the copy
+# The kit as a reader gets it: a git clone of this tree with its
+# uncommitted changes laid over (so the check sees what is being tested),
+# or a copy of the tracked sources where there is no git.
+KIT=$TMP/kit
+if command -v git >/dev/null 2>&1 && git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git clone -q "$PWD" "$KIT" && { git ls-files -m -o --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C "$KIT"; }
+else
+	mkdir -p "$KIT" && tar -cf - --exclude=./submissions --exclude=./answers --exclude=./.run --exclude=./build \
+		--exclude=./tests/bin --exclude=./plots . | tar -xf - -C "$KIT" && make -s -C "$KIT" clean >/dev/null
+fi || { fail "readme: a fresh copy of the kit" "clone/copy failed"; exit 1; }
+
+readme_commands README.md >"$TMP/commands"
+if [ ! -s "$TMP/commands" ]; then
+	fail "readme: README shows commands" "no command found in README's blocks"
+fi
+
+# Every NOT_RUN entry is still one of README's commands.
+while IFS=$'\t' read -r c why; do
+	if cut -f 2 "$TMP/commands" | grep -qxF -- "$c"; then pass "readme: not run here: $c ($why)"
+	else fail "readme: NOT_RUN lists '$c'" "README no longer shows it: take it out of NOT_RUN"; fi
+done <<<"$NOT_RUN"
+
+# placeholders COMMAND: COMMAND with a word FILE replaced by the newest
+# submission and a path holding DATE by the newest file it matches.
+placeholders() (
+	case $1 in *FILE*|*DATE*) ;; *) printf '%s\n' "$1"; exit ;; esac
+	set -f
+	out=''
+	for w in $1; do
+		if [ "$w" = FILE ]; then
+			w=$(cd "$KIT" && set +f && ls -t submissions/*.txt 2>/dev/null | head -n 1)
+		elif [[ $w == *DATE* ]]; then
+			path=${w#*=}
+			f=$(cd "$KIT" && set +f && ls -t ${path//DATE/*} 2>/dev/null | head -n 1)
+			[ -n "$f" ] && w=${w%"$path"}$f
+		fi
+		out="$out${out:+ }$w"
+	done
+	printf '%s\n' "$out"
+)
+
+while IFS=$'\t' read -r at cmd said; do
+	if printf '%s\n' "$NOT_RUN" | cut -f 1 | grep -qxF -- "$cmd"; then continue; fi
+	name="readme:$at: $cmd"
+	run=$(placeholders "$cmd")
+	( cd "$KIT" && env "${KNOBS[@]}" bash -c "$run" </dev/null >"$TMP/out" 2>"$TMP/err" ); rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "$name" "exit $rc: $(tail -n 3 "$TMP/err")"
+		continue
+	fi
+	why=
+	# "last line: X": the last line on stdout, DATE standing for any date.
+	case $said in *"last line: "*)
+		want=${said#*last line: }; want=${want%%  *}
+		pat=${want//DATE/*}
+		# shellcheck disable=SC2053
+		[[ $(tail -n 1 "$TMP/out") == $pat ]] || why="last line '$(tail -n 1 "$TMP/out")', README says '$want'" ;;
+	esac
+	# Paths README names beside the command exist now (NAME, DATE: any).
+	for p in $(printf '%s\n' "$said" | grep -oE '(^|[ (`])[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+\.[a-z]+' | sed 's/^[ (`]//'); do
+		g=${p//DATE/*}; g=${g//NAME/*}
+		# shellcheck disable=SC2086
+		compgen -G "$KIT/$g" >/dev/null || why="${why:+$why; }README names $p, not there"
+	done
+	# make submit STUDENT=NAME: the file says whose it is.
+	if [[ $run =~ (^|[[:space:]])STUDENT=([A-Za-z0-9@._-]+) ]] && [[ $run == *submit* ]]; then
+		st=${BASH_REMATCH[2]}
+		f=$(sed -n 's/^submission: //p' "$TMP/out" | tail -n 1)
+		case $f in /*) ;; ?*) f=$KIT/$f ;; esac
+		grep -qx "student: $st" "$f" 2>/dev/null || why="${why:+$why; }no line 'student: $st' in '${f:-no file named}'"
+	fi
+	if [ -z "$why" ]; then pass "$name"; else fail "$name" "$why"; fi
+done <"$TMP/commands"
