@@ -98,10 +98,11 @@ all: $(LABS)
 HEADERS := tools/include/bench.h tools/include/env.h tools/include/tunables.h
 
 # The kit's revision, compiled into every lab (the "# built:" line, the
-# CSV's kit column): git describe, or "unknown" without git or a checkout.
+# CSV's kit column): tools/lib/kitversion (git describe; without git, the
+# commit a git archive recorded, or src- and a hash of the sources).
 # build/kit-rev holds the revision the labs were built at and changes only
 # with it, so a new commit rebuilds them and none names a stale revision.
-KIT_REV := $(shell git describe --always --dirty 2>/dev/null | tr -cd 'A-Za-z0-9._+-')
+KIT_REV := $(shell tools/lib/kitversion 2>/dev/null | tr -cd 'A-Za-z0-9._+-')
 KIT_REV := $(or $(KIT_REV),unknown)
 KIT_DEF  = -DKIT_REV='"$(KIT_REV)"'
 .PHONY: FORCE

@@ -69,9 +69,22 @@ HAVE_GIT=0
 git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 && HAVE_GIT=1
 # Without git, a kit-revisions.txt beside the kit (make autograder writes
 # one: every commit hash of its history) answers the same question.
+# A kit without git (a ZIP download) is src-HASH, the hash of its sources
+# (tools/lib/kitversion): known when they are this kit's own.  A revision's
+# kit_sources (KIT_SOURCES, the submission's line, if it has one) must be
+# that revision's sources as git holds them: "changed" otherwise.
 kit_known() {
 	rev=${1%-dirty}
 	case $rev in ''|-*|*[!A-Za-z0-9._-]*) echo no; return ;; esac
+	case $rev in src-*)
+		if [ "${rev#src-}" = "$("$ROOT/tools/lib/kitversion" --sources 2>/dev/null)" ]; then echo yes; else echo no; fi
+		return ;;
+	esac
+	if [ $HAVE_GIT = 1 ] && [ -n "${KIT_SOURCES:-}" ] && [ "$KIT_SOURCES" != unknown ] &&
+	   git -C "$ROOT" cat-file -e "$rev^{commit}" 2>/dev/null &&
+	   [ "$KIT_SOURCES" != "$("$ROOT/tools/lib/kitversion" --sources "$rev" 2>/dev/null)" ]; then
+		echo changed; return
+	fi
 	if [ $HAVE_GIT = 1 ]; then
 		if git -C "$ROOT" cat-file -e "$rev^{commit}" 2>/dev/null; then echo yes; else echo no; fi
 	elif [ -r "$ROOT/kit-revisions.txt" ]; then
@@ -94,7 +107,7 @@ grade_file() {
 	[ -r "$1" ] && [ -f "$1" ] || { echo "grade: cannot read '$(shown "$1")'" >&2; return 2; }
 	who=$(head_value student "$1")
 	qknobs=$("$G/questions.sh" params "$who" 2>/dev/null) || qknobs=
-	known=$(kit_known "$(head_value kit "$1")")
+	known=$(KIT_SOURCES=$(head_value kit_sources "$1") kit_known "$(head_value kit "$1")")
 	# The file comes on standard input: a name such as FRAMES=1.txt given
 	# to awk as an argument would be read as an assignment, not a file.
 	awk -v SUMMARY="$SUMMARY" -v SUBFILE="$1" -v STEPS="$G/steps" -v EXPECT_OUT="${EXPECT_OUT:-}" \

@@ -172,13 +172,19 @@ trap 'exit 130' INT TERM
 ./frames --csv --frames 1 --size 1M >"$WORK/probe.csv" 2>"$WORK/probe.err" ||
 	{ echo "$PROG: ./frames does not run: $(head -c 300 "$WORK/probe.err")" >&2; exit 1; }
 col() { tools/lib/csvget "$1" "$WORK/probe.csv"; }
-kit=$(git describe --always --dirty 2>/dev/null) || kit="unknown (not a checkout)"
+# The kit: a git revision, the commit a git archive (a ZIP download)
+# recorded, or src-HASH without either; kit_sources, the hash of the
+# programs' sources as they are here, lets the grader tell whether they
+# are that revision's (tools/lib/kitversion).
+kit=$(tools/lib/kitversion 2>/dev/null) || kit=
 [ -n "$kit" ] || kit="unknown (not a checkout)"
+kit_sources=$(tools/lib/kitversion --sources 2>/dev/null) || kit_sources=unknown
 compiler=$cc_line
 # Which of the programs' sources differ from that revision (a -dirty kit
 # may only have edited notes): the grader marks a changed source ENV.
 changed=$(git status --porcelain -- '*.c' 'tools/*.h' 2>/dev/null | awk '{ print $NF }' | tr '\n' ' ')
 changed=${changed% }
+git rev-parse --git-dir >/dev/null 2>&1 || changed="(unknown: no git; see kit_sources)"
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
 if command -v systemd-detect-virt >/dev/null 2>&1; then
 	virt="$(systemd-detect-virt 2>/dev/null) (systemd-detect-virt)"
@@ -204,6 +210,7 @@ fi
 	echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "kit: $kit"
 	echo "sources_changed: ${changed:-(none)}"
+	echo "kit_sources: $kit_sources"
 	echo "compiler: ${compiler:-unknown ($cc_name)}"
 	echo "cflags: ${CFLAGS:-(not passed; the Makefile default is -std=gnu11 -Wall -Wextra -O2 -g)}"
 	echo "binary_bits: $bits"
