@@ -226,8 +226,8 @@ else
 fi
 # On a terminal (script(1) gives one) progress goes to stderr: [i/n] and the
 # command.  A terminal's stderr is checked, never a time.
-if ! command -v script >/dev/null 2>&1; then
-	skip "make lab3: progress on a terminal" "script(1) is not installed"
+if ! pty_ok; then
+	skip "make lab3: progress on a terminal" "$PTY_WHY"
 else
 	script -qec "env LAB3_OUT=$L3RUN.tty COUNT_LARGE=5 COUNT_SMALL=5 LIVE=2000000 REPEATS=1 \
 		THREADS=2 tools/labs/lab3.sh table >/dev/null" /dev/null >"$TMP/l3_tty" 2>&1

@@ -29,6 +29,20 @@ fi
 # the ones the current check wrote, its evidence should it fail.
 : >"$TMP/.mark"
 
+# TEST_AWK=NAME (gawk, busybox, mawk, or a path): this file, and every
+# script it runs, finds that program first on PATH as `awk` (busybox picks
+# its applet by that name), so the kit is tested under the awk a student's
+# system has (make test T="grade lab5" TEST_AWK=gawk).  Unset: the
+# system's own.
+if [ -n "${TEST_AWK:-}" ]; then
+	if ! TEST_AWK_BIN=$(command -v "$TEST_AWK"); then
+		echo "$TEST_FILE: TEST_AWK=$TEST_AWK is not installed" >&2
+		exit 1
+	fi
+	mkdir -p "$TMP/awk-bin" && ln -sf "$TEST_AWK_BIN" "$TMP/awk-bin/awk" || exit 1
+	PATH=$TMP/awk-bin:$PATH
+fi
+
 # tests_finish: the EXIT trap: the counts, then $TMP removed or kept.
 tests_finish() {
 	local rc=$? line kept=-
@@ -185,6 +199,21 @@ strace_ok() { strace_works; }
 # syscall_count FILE NAME: the calls column of `strace -c` output for NAME,
 # 0 when it has no such row (tools/lib/lib.sh: strace_calls).
 syscall_count() { strace_calls "$1" "$2"; }
+
+# pty_ok: script(1) (util-linux) is installed and can make a pseudo
+# terminal here (a chroot without /dev/pts cannot); else the reason is in
+# PTY_WHY, for the skip of each check that needs a terminal.
+pty_ok() {
+	PTY_WHY=
+	if ! command -v script >/dev/null 2>&1; then
+		PTY_WHY="script (util-linux) is not installed"
+	elif ! script -qec true /dev/null </dev/null >/dev/null 2>&1; then
+		PTY_WHY="script cannot make a pseudo-terminal here (no /dev/pts?)"
+	else
+		return 0
+	fi
+	return 1
+}
 
 # THP_ARG: "--no-thp" where transparent huge pages are "always" (the fault
 # predictions count base pages), else empty: for each ./frames run whose

@@ -203,13 +203,13 @@ else
 fi
 # Progress appears on a terminal (script gives the run one), before the
 # failing first run stops it.
-if command -v script >/dev/null 2>&1; then
+if pty_ok; then
 	script -qec "FRAMES=0 PLOTS_DIR='$TMP/plots0' tools/plots/plots.sh" /dev/null >"$TMP/out" 2>&1
 	grep -q 'plots: Lab 1, run 1 of 8' "$TMP/out" &&
 		pass "plots.sh: progress on a terminal" ||
 		fail "plots.sh: progress on a terminal" "$(head -c 300 "$TMP/out")"
 else
-	skip "plots.sh: progress on a terminal" "script (util-linux) is not installed"
+	skip "plots.sh: progress on a terminal" "$PTY_WHY"
 fi
 # --ref and --flag: a tick at each reference value, a flag where the
 # column is not 0; both refused outside bars.

@@ -218,12 +218,12 @@ cmp_num "make lab4 SCALE=300 exits 0" "$rc" -eq 0
 widest "lab4" "$W6.l4" 100
 [ -s "$W6.err" ] && fail "lab4: no progress on stderr when it is not a terminal" "$(head -c 200 "$W6.err")" ||
 	pass "lab4: no progress on stderr when it is not a terminal"
-if command -v script >/dev/null 2>&1; then
+if pty_ok; then
 	script -qec "make --no-print-directory -s lab4 SCALE=300 >/dev/null" /dev/null >"$W6.tty" 2>&1
 	if grep -q "lab4: row 1 of 7" "$W6.tty"; then pass "lab4: progress on a terminal (script)"
 	else fail "lab4: progress on a terminal (script)" "$(head -c 200 "$W6.tty")"; fi
 else
-	skip "lab4: progress on a terminal" "script (util-linux) is not installed"
+	skip "lab4: progress on a terminal" "$PTY_WHY"
 fi
 
 T6 lab4-tunables SCALE=50 >"$W6.l4t" 2>"$W6.err"

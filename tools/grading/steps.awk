@@ -7,6 +7,8 @@
 # of brk, mmap, munmap) or wr (strace of write() with raw arguments); with
 # KIND=matrix, ID|LABEL|ENV|COMMAND for each matrix row.  The steps marked
 # "student" come only with QUESTIONS=1 (their knobs: tools/grading/questions.sh).
+# Awk: POSIX only (getline from a file), plus "/dev/stderr" as a file name,
+# which mawk, gawk and busybox awk all know; tested under all three.
 
 # steps_load(path): the table into STEP_ID, STEP_KINDS, STEP_LABEL,
 # STEP_ENV, STEP_CMD [1..n]; returns n.  A malformed line stops awk (exit 2).

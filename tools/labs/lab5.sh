@@ -47,9 +47,13 @@ scratch_dir
 say() { echo; show_cmd "$@"; }
 # run WORDS...: print and run; the environment check was printed once at
 # the top, so a run shows only what it adds (its # set: and # warning: lines).
+# The table is kept until the run ends, then shown: streamed through the
+# filter it would race ./yes's progress lines on stderr (each awk buffers
+# differently), and a table line could land on the end of one.
 run() {
 	say "$@"
-	env "$@" | env_header drop || die "the run failed: $*"
+	env "$@" >"$TMPD/run.out" || die "the run failed: $*"
+	env_header drop <"$TMPD/run.out"
 }
 
 gnu_yes_writes() {

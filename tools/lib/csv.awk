@@ -1,5 +1,6 @@
 # tools/lib/csv.awk - RFC 4180 CSV for the kit's scripts, in any POSIX awk
-# (Debian's default awk is mawk: no FPAT).  Load it before a program:
+# (Debian's default awk is mawk: no FPAT; POSIX features only, tested under
+# mawk, gawk and busybox awk).  Load it before a program:
 #   awk -f tools/lib/csv.awk -f prog.awk   or   awk "$(cat tools/lib/csv.awk)"'...'
 # csv_split(line, f) fills f[1..n] and returns n: quoted fields may hold
 # commas and doubled quotes; a trailing CR (a CRLF file) is dropped.
