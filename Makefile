@@ -76,7 +76,19 @@ RUN_DIR ?= .run
 SHELL       := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-LABS := frames malloc_variance threads yes arenas
+# The labs: tools/labs/registry, one row a lab, read here as one word a lab
+# (id|program|driver|more|threads|old|plots|record|knobs; "-" for none, a
+# list comma-separated).  Each lab's targets are made from its row below
+# ("one row a lab").  LABS: the programs, each once, in the rows' order.
+LAB_ROWS := $(shell awk -v SEP='|' -f tools/lib/registry.awk tools/labs/registry)
+$(if $(filter-out 0,$(.SHELLSTATUS)),$(error tools/labs/registry cannot be read (see above)))
+comma := ,
+lab_field = $(patsubst -,,$(subst $(comma), ,$(word $(1),$(subst |, ,$(2)))))
+uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
+LAB_IDS := $(foreach r,$(LAB_ROWS),$(call lab_field,1,$(r)))
+LABS := $(call uniq,$(foreach r,$(LAB_ROWS),$(call lab_field,2,$(r))))
+# The programs that run threads: ThreadSanitizer builds them too.
+THREADED := $(call uniq,$(foreach r,$(LAB_ROWS),$(if $(filter yes,$(call lab_field,5,$(r))),$(call lab_field,2,$(r)))))
 TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items
 
 .PHONY: all run test clean help results reference submit grade questions autograder rerun
@@ -128,6 +140,7 @@ m32_inc = $(if $(filter -m32,$(1)),$(if $(m32_asm),,$(if $(wildcard \
 
 help:
 	@awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' Makefile
+	@echo 'Labs (tools/labs/registry): $(LAB_IDS)'
 
 # A knob must be a whole number from 1 to MAX, checked before anything
 # runs: $(call count,NAME,MAX) stops make with one line naming the knob.
@@ -136,6 +149,19 @@ count = $(if $(shell v='$(subst ','\'',$($(1)))'; [[ $$v =~ ^[1-9][0-9]{0,9}$$ ]
 
 # A size knob (BYTES): a whole number with an optional K, M or G.
 size = $(if $(shell v='$(subst ','\'',$($(1)))'; [[ $$v =~ ^[1-9][0-9]{0,9}[KMG]?$$ ]] && echo ok),$($(1)),$(error $(1) wants a size like 128M (a whole number, then K, M or G), not '$($(1))'))
+
+# A lab's knobs reach its driver as NAME='value', each checked first where
+# a rule below says how (knob_NAME), else passed as typed; an empty one is
+# not passed (the driver's default).  $(call knob_args,NAME...).
+knob_FRAMES         = $(call count,FRAMES,1000000)
+knob_VARIANCE_ITERS = $(ITERS)
+knob_SCALE          = $(call count,SCALE,1000000)
+knob_BYTES          = $(call size,BYTES)
+knob_ROUNDS         = $(call count,ROUNDS,1000000)
+knob_MAX_THREADS    = $(if $(MAX_THREADS),$(call count,MAX_THREADS,256))
+knob_CSV            = $(or $(CSV),0)
+knob_value = $(if $(filter undefined,$(origin knob_$(1))),$($(1)),$(knob_$(1)))
+knob_args = $(strip $(foreach k,$(1),$(if $(call knob_value,$(k)),$(k)=$(call shq,$(call knob_value,$(k))))))
 
 # strace is needed only by the -strace targets: without it (or without
 # permission to trace) they say so and succeed, since nothing failed.
@@ -209,16 +235,8 @@ results:
 # lab1-tunables is the steps that set the policy from outside, lab1-strace
 # the step that counts the system calls.
 STEPS := 1 2 3 4 5 6 7 8 9
-WALK = @FRAMES=$(call count,FRAMES,1000000) RUN_DIR='$(RUN_DIR)' tools/labs/lab1.sh
-.PHONY: lab1 lab1-tunables lab1-strace $(addprefix step,$(STEPS))
-lab1 run: frames
-	$(WALK) all
-
-lab1-tunables: frames
-	$(WALK) 3 4 6 9
-
-lab1-strace: step2
-
+WALK = @$(call knob_args,FRAMES RUN_DIR) tools/labs/lab1.sh
+.PHONY: $(addprefix step,$(STEPS))
 $(addprefix step,$(STEPS)): frames
 	$(WALK) $(@:step%=%)
 
@@ -239,21 +257,7 @@ demo-strace: frames
 # forced-mmap row.  The rest are the take-it-further runs.
 VARIANCE_ITERS ?= 200000
 ITERS = $(call count,VARIANCE_ITERS,50000000)
-.PHONY: lab2 lab2-tunables lab2-strace variance variance-strace variance-hist \
-	variance-history variance-threads variance-mlock
-lab2 variance: malloc_variance
-	tools/labs/pin.sh ./malloc_variance all --iters $(ITERS)
-
-lab2-tunables: malloc_variance
-	@VARIANCE_ITERS=$(ITERS) RUN_DIR='$(RUN_DIR)' tools/labs/lab2-tunables.sh
-
-lab2-strace variance-strace: malloc_variance
-	@$(STRACE_OK); \
-	echo "(times under strace are strace's: every system call stops the program, so the"; \
-	echo " mmap row runs many times slower than in make lab2; read the counts, not the ns)"; \
-	echo '$$ strace -f -c -S calls ./malloc_variance large-mmap --iters $(ITERS)'; \
-	strace -f -c -S calls ./malloc_variance large-mmap --iters $(ITERS)
-
+.PHONY: variance-hist variance-history variance-threads variance-mlock
 variance-hist: malloc_variance
 	tools/labs/pin.sh -q ./malloc_variance all --hist --iters $(ITERS)
 
@@ -286,17 +290,6 @@ COUNT_FAST  ?=
 COUNT_SMALL ?= 10000
 LIVE        ?= 490000000
 REPEATS     ?= 3
-LAB3_KNOBS = COUNT_LARGE='$(COUNT_LARGE)' COUNT_FAST='$(COUNT_FAST)' COUNT_SMALL='$(COUNT_SMALL)' LIVE='$(LIVE)' \
-	REPEATS='$(REPEATS)' CSV='$(or $(CSV),0)' $(if $(THREADS),THREADS='$(THREADS)')
-.PHONY: lab3 bug1541 lab3-tunables lab3-strace bug1541-strace
-lab3 bug1541: threads
-	@$(LAB3_KNOBS) tools/labs/lab3.sh table
-
-lab3-tunables: threads
-	@$(LAB3_KNOBS) tools/labs/lab3.sh tunables
-
-lab3-strace bug1541-strace: threads
-	@$(LAB3_KNOBS) tools/labs/lab3.sh strace
 
 # ------------------------------------------------------------------ Lab 4
 # sizes: frames of 1-48 MiB, fixed and varying, untuned vs MALLOC_*_ vs
@@ -304,16 +297,7 @@ lab3-strace bug1541-strace: threads
 # 34 MiB row in full, the three ways.  lab4-strace: the 30 and 34 MiB rows'
 # mmap/munmap.  gotcha: the loop that -O2 deletes, beside the kit's guard.
 SCALE ?= 1
-.PHONY: lab4 lab4-tunables lab4-strace sizes gotcha
-lab4 sizes: frames
-	@SCALE=$(call count,SCALE,1000000) tools/labs/lab4.sh table
-
-lab4-tunables: frames
-	@SCALE=$(call count,SCALE,1000000) tools/labs/lab4.sh tunables
-
-lab4-strace: frames
-	@SCALE=$(call count,SCALE,1000000) tools/labs/lab4.sh strace
-
+.PHONY: gotcha
 gotcha: tests/bin/gotcha
 	@echo '$$ tests/bin/gotcha'
 	@tests/bin/gotcha
@@ -329,15 +313,6 @@ gotcha: tests/bin/gotcha
 # threshold (and top_pad=0).  lab5-strace: write() counts and sizes.
 # (`make yes` builds ./yes.)  BYTES=64M makes it quicker.
 BYTES ?= 128M
-.PHONY: lab5 lab5-tunables lab5-strace yes-table
-lab5 yes-table: yes
-	@BYTES=$(call size,BYTES) tools/labs/lab5.sh table
-
-lab5-tunables: yes
-	@BYTES=$(call size,BYTES) tools/labs/lab5.sh tunables
-
-lab5-strace: yes
-	@BYTES=$(call size,BYTES) tools/labs/lab5.sh strace
 
 # ------------------------------------------------------------------ Lab 6
 # lab6: 1, 2, 4 ... MAX_THREADS worker threads, each three ways (glibc's
@@ -348,16 +323,22 @@ lab5-strace: yes
 # is printed (tools/labs/lab6.sh).  ROUNDS=64 is quicker.
 ROUNDS ?= 256
 MAX_THREADS ?=
-LAB6_KNOBS = ROUNDS=$(call count,ROUNDS,1000000) $(if $(MAX_THREADS),MAX_THREADS=$(call count,MAX_THREADS,256))
-.PHONY: lab6 lab6-tunables lab6-strace
-lab6: arenas
-	@$(LAB6_KNOBS) tools/labs/lab6.sh table
 
-lab6-tunables: arenas
-	@$(LAB6_KNOBS) tools/labs/lab6.sh tunables
-
-lab6-strace: arenas
-	@$(LAB6_KNOBS) tools/labs/lab6.sh strace
+# ------------------------------------------------------- every lab's targets
+# From its registry row: ID runs `DRIVER table`, ID-tunables and ID-strace
+# (where the row's "more" has them) `DRIVER tunables` and `DRIVER strace`,
+# each with its knobs and under its old names too.
+# $(call lab_target,TARGET,OLD-NAMES,PROGRAM,DRIVER MODE,KNOBS)
+define lab_target
+.PHONY: $(1) $(2)
+$(1) $(2): $(3)
+	@$$(call knob_args,$(5)) tools/labs/$(4)
+endef
+lab_old = $(if $(filter table,$(2)),$(filter-out %-tunables %-strace,$(1)),$(filter %-$(2),$(1)))
+$(foreach r,$(LAB_ROWS),$(foreach m,table $(call lab_field,4,$(r)),$(eval $(call lab_target,$\
+	$(call lab_field,1,$(r))$(if $(filter-out table,$(m)),-$(m)),$\
+	$(call lab_old,$(call lab_field,6,$(r)),$(m)),$(call lab_field,2,$(r)),$\
+	$(call lab_field,3,$(r)) $(m),$(call lab_field,9,$(r))))))
 
 # ------------------------------------------------------------------ plots
 # plots: short runs of Labs 1, 2, 4, 5 and 6, drawn as SVG by tools/plots/plot (the
@@ -419,7 +400,7 @@ ASAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN = -fsanitize=thread
 SAN_BUILDS = asan-gcc asan-clang tsan-gcc tsan-clang
 sanitize: $(foreach b,asan-gcc asan-clang,$(addprefix build/$(b)/,$(LABS))) \
-	  $(foreach b,tsan-gcc tsan-clang,$(addprefix build/$(b)/,threads malloc_variance arenas))
+	  $(foreach b,tsan-gcc tsan-clang,$(addprefix build/$(b)/,$(THREADED)))
 	tools/maint/sanitize.sh $(SAN_BUILDS)
 
 # One rule, four builds: build/NAME/% by COMPILER with the sanitizer FLAGS.

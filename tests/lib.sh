@@ -116,12 +116,14 @@ check_exit() {
 }
 
 # check_refused "VAR=value... SCRIPT ARGS": a script given a bad knob or
-# argument exits 2 with one line on stderr, before running anything.
+# argument exits 2 with a one-line reason on stderr (then its usage, if
+# any: tools/lib/lib.sh's bad_usage), before running anything.
 check_refused() {
 	# shellcheck disable=SC2086
 	env $1 >"$TMP/out" 2>"$TMP/err"
 	local rc=$?
-	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ]; then
+	if [ "$rc" -eq 2 ] && [ -s "$TMP/err" ] && [ ! -s "$TMP/out" ] &&
+	   { [ "$(wc -l <"$TMP/err")" -eq 1 ] || sed -n 2p "$TMP/err" | grep -q '^usage'; }; then
 		pass "$1: exit 2, one line, nothing ran"
 	else
 		fail "$1: exit 2, one line, nothing ran" "exit $rc: $(head -c 300 "$TMP/err")"

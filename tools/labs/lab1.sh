@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# tools/labs/lab1.sh STEP...|all - Lab 1's walkthrough, as `make lab1`,
-# `make lab1-tunables` and `make stepN` run it.  Every command is printed
+# tools/labs/lab1.sh table|tunables|strace|all|STEP... - Lab 1's
+# walkthrough, as `make lab1` (table: all nine steps and the summary),
+# `make lab1-tunables` (steps 3, 4, 6 and 9: the policy from outside),
+# `make lab1-strace` (step 2) and `make stepN` run it.  Every command is printed
 # before it runs, exactly as a student would type it; outputs are kept in
 # RUN_DIR (default .run/) for the summary table.  The environment check is
 # printed once, at the top; each run then shows only its own "# set:" and
@@ -15,14 +17,19 @@ prog=lab1
 FRAMES=${FRAMES:-100}
 OUT=${RUN_DIR:-.run}
 
-bad_usage() { echo "$prog: $*" >&2; exit 2; }
+usage() { echo "usage: tools/labs/lab1.sh table|tunables|strace|all|STEP... (STEP: 1 to 9)"; }
 
 # Every knob and argument is checked before anything runs.
 [[ $FRAMES =~ ^[1-9][0-9]{0,6}$ ]] && [ "$FRAMES" -le 1000000 ] ||
 	bad_usage "FRAMES wants a whole number from 1 to 1000000, not '$FRAMES'"
 [ $# -gt 0 ] || set -- all
+case $* in
+table) set -- all ;;
+tunables) set -- 3 4 6 9 ;;
+strace) set -- 2 ;;
+esac
 for a in "$@"; do
-	[[ $a =~ ^([1-9]|all)$ ]] || bad_usage "no step '$a' (usage: $0 1..9...|all)"
+	[[ $a =~ ^([1-9]|all)$ ]] || bad_usage "no step '$a'"
 done
 [ -x ./frames ] || die "./frames is not built; run make"
 mkdir -p "$OUT" 2>/dev/null && [ -d "$OUT" ] && : 2>/dev/null >"$OUT/.writable" ||
