@@ -69,12 +69,6 @@ Exit: 0 all held, 1 a check or boot failed, 2 usage, 3 could not run here.
 EOF
 }
 
-bad_usage() {
-	echo "$prog: $1" >&2
-	usage >&2
-	exit 2
-}
-
 # cannot REASON: nothing could be measured here: exit 3 (not a failed check).
 cannot() {
 	echo "$prog: cannot run: $*" >&2
