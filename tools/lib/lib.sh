@@ -137,3 +137,22 @@ progress() {
 	fi
 	return 0
 }
+
+# lab_rows [ID...]: tools/labs/registry, one line a lab (ID... only, when
+# given): "id program driver more threads old plots record knobs quick...",
+# read with `read -r id program driver more threads old plots record knobs
+# quick` ("-" for none; a list comma-separated; quick is the rest).  Dies
+# when the registry cannot be read or an ID is not in it.  Run from the
+# kit's top directory.
+lab_rows() {
+	local rows id
+	rows=$(awk -f tools/lib/registry.awk tools/labs/registry) || die "tools/labs/registry cannot be read"
+	[ $# -gt 0 ] || { printf '%s\n' "$rows"; return 0; }
+	for id in "$@"; do
+		printf '%s\n' "$rows" | awk -v id="$id" '$1 == id { print; f = 1 } END { exit !f }' ||
+			die "no lab '$id' in tools/labs/registry"
+	done
+}
+
+# lab_programs: each lab's program once, in the registry's order.
+lab_programs() { lab_rows | awk '!seen[$2]++ { print $2 }'; }
