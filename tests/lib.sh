@@ -6,9 +6,8 @@
 # Nothing here times anything: tests assert counts and exit codes, never
 # wall time.
 #
-# At exit the file prints "N passed, M failed" (", K skipped" after it when
-# K > 0) and exits 1 if a check failed (or the file itself stopped with a
-# non-zero status).  $TMP is removed when nothing failed; otherwise it is
+# At exit the file prints "N passed, M failed, K skipped" and exits 1 if a
+# check failed (or the file itself stopped with a non-zero status).  $TMP is removed when nothing failed; otherwise it is
 # kept and named, and $TMP/failures/NNN.txt holds each failed check's name,
 # its whole reason and every file the check wrote under $TMP.  When
 # TESTS_COUNTS names a file (tests/run.sh does), "PASSED FAILED SKIPPED TMP"
@@ -31,7 +30,7 @@ fi
 
 # tests_finish: the EXIT trap: the counts, then $TMP removed or kept.
 tests_finish() {
-	local rc=$? line kept=-
+	local rc=$? kept=-
 	if [ "$rc" -ne 0 ] && [ "$FAILED" -eq 0 ]; then
 		fail "$TEST_FILE ran to its end" "it stopped with exit status $rc"
 	fi
@@ -42,9 +41,7 @@ tests_finish() {
 		echo "kept: $TMP (failures/NNN.txt: each failed check's whole output)"
 	fi
 	[ -z "${TESTS_COUNTS:-}" ] || echo "$PASSED $FAILED $SKIPPED $kept" >"$TESTS_COUNTS"
-	line="$PASSED passed, $FAILED failed"
-	[ "$SKIPPED" -gt 0 ] && line="$line, $SKIPPED skipped"
-	echo "$line"
+	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 	trap - EXIT
 	[ "$FAILED" -eq 0 ] && exit 0
 	exit 1
