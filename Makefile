@@ -344,7 +344,7 @@ $(foreach r,$(LAB_ROWS),$(foreach m,table $(call lab_field,4,$(r)),$(eval $(call
 # plots: short runs of Labs 1, 2, 4, 5 and 6, drawn as SVG by tools/plots/plot (the
 # kit's own C program) into PLOTS_DIR; the CSVs go beside them.  Shorter
 # still: FRAMES=N (default here 10), VARIANCE_ITERS=N (50000), BYTES=N (32M),
-# ROUNDS=N (64).
+# ROUNDS=N (64).  PLOT_LABS="lab1 lab4": only those labs' pictures.
 # reference-plots redraws the committed pictures in results/.
 PLOTS_DIR ?= plots
 PLOT_KNOBS = FRAMES=$(if $(filter file,$(origin FRAMES)),10,$(FRAMES)) \
@@ -356,7 +356,7 @@ tools/plots/plot: tools/plots/plot.c tools/include/bench.h
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
 
 plots: $(LABS) tools/plots/plot
-	@PLOTS_DIR=$(PLOTS_DIR) $(PLOT_KNOBS) tools/plots/plots.sh
+	@PLOTS_DIR=$(PLOTS_DIR) $(PLOT_KNOBS) $(call knob_args,PLOT_LABS) tools/plots/plots.sh
 
 reference-plots: $(LABS) tools/plots/plot
 	@PLOTS_DIR=results CSV_DIR=.run/plots $(PLOT_KNOBS) tools/plots/plots.sh
@@ -395,13 +395,18 @@ build/arm64/%: %.c $(HEADERS) build/kit-rev
 # sanitize: every lab under AddressSanitizer + UndefinedBehaviorSanitizer,
 # and the threaded ones under ThreadSanitizer, built by gcc and by clang,
 # then short runs of every mode (tools/maint/sanitize.sh).  Any report fails.
+# SANITIZE_LABS="lab1 lab3": only those labs' programs (default: every lab).
+SANITIZE_LABS ?= $(LAB_IDS)
+san_rows = $(foreach i,$(SANITIZE_LABS),$(filter $(i)|%,$(LAB_ROWS)))
+SAN_PROGS = $(call uniq,$(foreach r,$(san_rows),$(call lab_field,2,$(r))))
+SAN_THREADED = $(filter $(THREADED),$(SAN_PROGS))
 SAN_CFLAGS = -std=gnu11 -Wall -Wextra -O1 -g -fno-omit-frame-pointer
 ASAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN = -fsanitize=thread
 SAN_BUILDS = asan-gcc asan-clang tsan-gcc tsan-clang
-sanitize: $(foreach b,asan-gcc asan-clang,$(addprefix build/$(b)/,$(LABS))) \
-	  $(foreach b,tsan-gcc tsan-clang,$(addprefix build/$(b)/,$(THREADED)))
-	tools/maint/sanitize.sh $(SAN_BUILDS)
+sanitize: $(foreach b,asan-gcc asan-clang,$(addprefix build/$(b)/,$(SAN_PROGS))) \
+	  $(foreach b,tsan-gcc tsan-clang,$(addprefix build/$(b)/,$(SAN_THREADED)))
+	SANITIZE_LABS=$(call shq,$(SANITIZE_LABS)) tools/maint/sanitize.sh $(SAN_BUILDS:tsan-%=$(if $(SAN_THREADED),tsan-%))
 
 # One rule, four builds: build/NAME/% by COMPILER with the sanitizer FLAGS.
 define san_build
