@@ -52,7 +52,7 @@ w8_run() {
 }
 
 if ! command -v script >/dev/null 2>&1 || ! script -qec true /dev/null >/dev/null 2>&1 </dev/null; then
-	skip "lab8 widths on a terminal" "script (util-linux) is not installed or gives no terminal"
+	skip "widths on a terminal" "script (util-linux) is not installed or gives no terminal"
 else
 	# Short relative paths (in the git-ignored .run/): some lines name them.
 	W8K="RUN_DIR=.run/w8 LAB3_OUT=.run/w8lab3"
