@@ -124,14 +124,16 @@ show_cmd() {
 }
 
 # progress TEXT...: "prog: TEXT (N s)" on stderr, only when stderr is a
-# terminal, overwritten in place and cut to 79 columns; `progress` alone
-# clears it.  Clear it before printing a line, so no progress is ever left
-# inside a table or a file.  N counts from when this library was sourced.
+# terminal, overwritten in place, in 79 columns (TEXT is cut, never the
+# seconds); `progress` alone clears it.  Clear it before printing a line,
+# so no progress is ever left inside a table or a file.  N counts from when
+# this library was sourced.
 PROGRESS_T0=$SECONDS
 progress() {
 	[ -t 2 ] || return 0
 	if [ $# -gt 0 ]; then
-		printf '\r\033[K%.79s' "$prog: $* ($((SECONDS - PROGRESS_T0)) s)" >&2
+		local line="$prog: $*" tail=" ($((SECONDS - PROGRESS_T0)) s)"
+		printf '\r\033[K%s%s' "${line:0:$((79 - ${#tail}))}" "$tail" >&2
 	else
 		printf '\r\033[K' >&2
 	fi
