@@ -2,6 +2,7 @@
 # Each lab has three targets that a student can guess: labN (the main run),
 # labN-tunables (the same program set from outside with GLIBC_TUNABLES) and
 # labN-strace (strace -f -c of the calls that matter).  Old names in ( ).
+# Each lab is a row of tools/labs/registry: its targets are made from it.
 #   make lab1 (run)           Lab 1: the walkthrough, steps 1-9, then a table
 #   make lab1-tunables        steps 3, 4, 6 and 9: the policy from outside
 #   make lab1-strace (step2)  brk/mmap/munmap behind the skeleton's frames
@@ -61,6 +62,7 @@
 #   ROUNDS=256            Lab 6: requests per thread (also MAX_THREADS,
 #                         default 16 x CPUs, at most 64)
 #   PLOTS_DIR=plots       where make plots writes its SVG files
+#   PLOT_LABS, SANITIZE_LABS  some labs only: make plots PLOT_LABS=lab4
 #   STUDENT=name FILE=f   make submit's name; the file make grade checks
 #   CC=cc OPT="-O2 -g"    compiler and optimisation: make CC=clang OPT=-O0
 
@@ -78,8 +80,8 @@ SHELL       := /bin/bash
 
 # The labs: tools/labs/registry, one row a lab, read here as one word a lab
 # (id|program|driver|more|threads|old|plots|record|knobs; "-" for none, a
-# list comma-separated).  Each lab's targets are made from its row below
-# ("one row a lab").  LABS: the programs, each once, in the rows' order.
+# list comma-separated).  Each lab's targets are made from its row (below:
+# "every lab's targets").  LABS: the programs, each once, in the rows' order.
 LAB_ROWS := $(shell awk -v SEP='|' -f tools/lib/registry.awk tools/labs/registry)
 $(if $(filter-out 0,$(.SHELLSTATUS)),$(error tools/labs/registry cannot be read (see above)))
 comma := ,
@@ -162,13 +164,6 @@ knob_MAX_THREADS    = $(if $(MAX_THREADS),$(call count,MAX_THREADS,256))
 knob_CSV            = $(or $(CSV),0)
 knob_value = $(if $(filter undefined,$(origin knob_$(1))),$($(1)),$(knob_$(1)))
 knob_args = $(strip $(foreach k,$(1),$(if $(call knob_value,$(k)),$(k)=$(call shq,$(call knob_value,$(k))))))
-
-# strace is needed only by the -strace targets: without it (or without
-# permission to trace) they say so and succeed, since nothing failed.
-STRACE_OK = if ! command -v strace >/dev/null 2>&1; then \
-	echo "$@: skipped: strace is not installed (apt-get install strace)"; exit 0; \
-	elif ! strace -o /dev/null true >/dev/null 2>&1; then \
-	echo "$@: skipped: strace cannot trace here (ptrace is not permitted)"; exit 0; fi
 
 # ------------------------------------------------------- graders, results/
 # submit: one file in submissions/ (gitignored) for tools/grade.sh.  Its own
