@@ -570,7 +570,7 @@ if [ "$cmd" = fetch ]; then
 	[ "$FAILED" = 0 ] || exit 1
 	exit $((missing * 3))
 fi
-for p in frames malloc_variance threads yes; do
+for p in $(lab_programs); do             # tools/labs/registry
 	[ -x "./$p" ] || die "./$p is not built; run make (make kernels builds them)"
 done
 [ ${#FETCHED[@]} -gt 0 ] || { [ "$FAILED" = 0 ] && cannot "no kernel could be fetched (see above)"; exit 1; }
