@@ -2,6 +2,7 @@
 # Each lab has three targets that a student can guess: labN (the main run),
 # labN-tunables (the same program set from outside with GLIBC_TUNABLES) and
 # labN-strace (strace -f -c of the calls that matter).  Old names in ( ).
+# Each lab is a row of tools/labs/registry: its targets are made from it.
 #   make lab1 (run)           Lab 1: the walkthrough, steps 1-9, then a table
 #   make lab1-tunables        steps 3, 4, 6 and 9: the policy from outside
 #   make lab1-strace (step2)  brk/mmap/munmap behind the skeleton's frames
@@ -62,6 +63,7 @@
 #   ROUNDS=256            Lab 6: requests per thread (also MAX_THREADS,
 #                         default 16 x CPUs, at most 64)
 #   PLOTS_DIR=plots       where make plots writes its SVG files
+#   PLOT_LABS, SANITIZE_LABS  some labs only: make plots PLOT_LABS=lab4
 #   STUDENT=name FILE=f   make submit's name; the file make grade checks
 #   CC=cc OPT="-O2 -g"    compiler and optimisation: make CC=clang OPT=-O0
 
@@ -87,7 +89,19 @@ RUN_DIR ?= .run
 SHELL       := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-LABS := frames malloc_variance threads yes arenas
+# The labs: tools/labs/registry, one row a lab, read here as one word a lab
+# (id|program|driver|more|threads|old|plots|record|knobs; "-" for none, a
+# list comma-separated).  Each lab's targets are made from its row (below:
+# "every lab's targets").  LABS: the programs, each once, in the rows' order.
+LAB_ROWS := $(shell awk -v SEP='|' -f tools/lib/registry.awk tools/labs/registry)
+$(if $(filter-out 0,$(.SHELLSTATUS)),$(error tools/labs/registry cannot be read (see above)))
+comma := ,
+lab_field = $(patsubst -,,$(subst $(comma), ,$(word $(1),$(subst |, ,$(2)))))
+uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
+LAB_IDS := $(foreach r,$(LAB_ROWS),$(call lab_field,1,$(r)))
+LABS := $(call uniq,$(foreach r,$(LAB_ROWS),$(call lab_field,2,$(r))))
+# The programs that run threads: ThreadSanitizer builds them too.
+THREADED := $(call uniq,$(foreach r,$(LAB_ROWS),$(if $(filter yes,$(call lab_field,5,$(r))),$(call lab_field,2,$(r)))))
 TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items
 
 .PHONY: all run test clean help results reference submit grade questions autograder rerun
@@ -140,6 +154,7 @@ m32_inc = $(if $(filter -m32,$(1)),$(if $(m32_asm),,$(if $(wildcard \
 
 help:
 	@awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' Makefile
+	@echo 'Labs (tools/labs/registry): $(LAB_IDS)'
 
 # A lab that does not exist (make lab7, make lab9, make lab2-foo): one line
 # naming the labs this help lists, exit 2, instead of make's "No rule".
@@ -154,12 +169,18 @@ count = $(if $(shell v='$(subst ','\'',$($(1)))'; [[ $$v =~ ^[1-9][0-9]{0,9}$$ ]
 # A size knob (BYTES): a whole number with an optional K, M or G.
 size = $(if $(shell v='$(subst ','\'',$($(1)))'; [[ $$v =~ ^[1-9][0-9]{0,9}[KMG]?$$ ]] && echo ok),$($(1)),$(error $(1) wants a size like 128M (a whole number, then K, M or G), not '$($(1))'))
 
-# strace is needed only by the -strace targets: without it (or without
-# permission to trace) they say so and succeed, since nothing failed.
-STRACE_OK = if ! command -v strace >/dev/null 2>&1; then \
-	echo "$@: skipped: strace is not installed (apt-get install strace)"; exit 0; \
-	elif ! strace -o /dev/null true >/dev/null 2>&1; then \
-	echo "$@: skipped: strace cannot trace here (ptrace is not permitted)"; exit 0; fi
+# A lab's knobs reach its driver as NAME='value', each checked first where
+# a rule below says how (knob_NAME), else passed as typed; an empty one is
+# not passed (the driver's default).  $(call knob_args,NAME...).
+knob_FRAMES         = $(call count,FRAMES,1000000)
+knob_VARIANCE_ITERS = $(ITERS)
+knob_SCALE          = $(call count,SCALE,1000000)
+knob_BYTES          = $(call size,BYTES)
+knob_ROUNDS         = $(call count,ROUNDS,1000000)
+knob_MAX_THREADS    = $(if $(MAX_THREADS),$(call count,MAX_THREADS,256))
+knob_CSV            = $(or $(CSV),0)
+knob_value = $(if $(filter undefined,$(origin knob_$(1))),$($(1)),$(knob_$(1)))
+knob_args = $(strip $(foreach k,$(1),$(if $(call knob_value,$(k)),$(k)=$(call shq,$(call knob_value,$(k))))))
 
 # ------------------------------------------------------- graders, results/
 # submit: one file in submissions/ (gitignored) for tools/grade.sh.  Its own
@@ -223,16 +244,8 @@ results:
 # lab1-tunables is the steps that set the policy from outside, lab1-strace
 # the step that counts the system calls.
 STEPS := 1 2 3 4 5 6 7 8 9
-WALK = @FRAMES=$(call count,FRAMES,1000000) RUN_DIR='$(RUN_DIR)' tools/labs/lab1.sh
-.PHONY: lab1 lab1-tunables lab1-strace $(addprefix step,$(STEPS))
-lab1 run: frames
-	$(WALK) all
-
-lab1-tunables: frames
-	$(WALK) 3 4 6 9
-
-lab1-strace: step2
-
+WALK = @$(call knob_args,FRAMES RUN_DIR) tools/labs/lab1.sh
+.PHONY: $(addprefix step,$(STEPS))
 $(addprefix step,$(STEPS)): frames
 	$(WALK) $(@:step%=%)
 
@@ -253,21 +266,7 @@ demo-strace: frames
 # forced-mmap row.  The rest are the take-it-further runs.
 VARIANCE_ITERS ?= 200000
 ITERS = $(call count,VARIANCE_ITERS,50000000)
-.PHONY: lab2 lab2-tunables lab2-strace variance variance-strace variance-hist \
-	variance-history variance-threads variance-mlock
-lab2 variance: malloc_variance
-	tools/labs/pin.sh ./malloc_variance all --iters $(ITERS)
-
-lab2-tunables: malloc_variance
-	@VARIANCE_ITERS=$(ITERS) RUN_DIR='$(RUN_DIR)' tools/labs/lab2-tunables.sh
-
-lab2-strace variance-strace: malloc_variance
-	@$(STRACE_OK); \
-	echo "(times under strace are strace's: every system call stops the program, so the"; \
-	echo " mmap row runs many times slower than in make lab2; read the counts, not the ns)"; \
-	echo '$$ strace -f -c -S calls ./malloc_variance large-mmap --iters $(ITERS)'; \
-	strace -f -c -S calls ./malloc_variance large-mmap --iters $(ITERS)
-
+.PHONY: variance-hist variance-history variance-threads variance-mlock
 variance-hist: malloc_variance
 	tools/labs/pin.sh -q ./malloc_variance all --hist --iters $(ITERS)
 
@@ -300,17 +299,6 @@ COUNT_FAST  ?=
 COUNT_SMALL ?= 10000
 LIVE        ?= 490000000
 REPEATS     ?= 3
-LAB3_KNOBS = COUNT_LARGE='$(COUNT_LARGE)' COUNT_FAST='$(COUNT_FAST)' COUNT_SMALL='$(COUNT_SMALL)' LIVE='$(LIVE)' \
-	REPEATS='$(REPEATS)' CSV='$(or $(CSV),0)' $(if $(THREADS),THREADS='$(THREADS)')
-.PHONY: lab3 bug1541 lab3-tunables lab3-strace bug1541-strace
-lab3 bug1541: threads
-	@$(LAB3_KNOBS) tools/labs/lab3.sh table
-
-lab3-tunables: threads
-	@$(LAB3_KNOBS) tools/labs/lab3.sh tunables
-
-lab3-strace bug1541-strace: threads
-	@$(LAB3_KNOBS) tools/labs/lab3.sh strace
 
 # ------------------------------------------------------------------ Lab 4
 # sizes: frames of 1-48 MiB, fixed and varying, untuned vs MALLOC_*_ vs
@@ -318,16 +306,7 @@ lab3-strace bug1541-strace: threads
 # 34 MiB row in full, the three ways.  lab4-strace: the 30 and 34 MiB rows'
 # mmap/munmap.  gotcha: the loop that -O2 deletes, beside the kit's guard.
 SCALE ?= 1
-.PHONY: lab4 lab4-tunables lab4-strace sizes gotcha
-lab4 sizes: frames
-	@SCALE=$(call count,SCALE,1000000) tools/labs/lab4.sh table
-
-lab4-tunables: frames
-	@SCALE=$(call count,SCALE,1000000) tools/labs/lab4.sh tunables
-
-lab4-strace: frames
-	@SCALE=$(call count,SCALE,1000000) tools/labs/lab4.sh strace
-
+.PHONY: gotcha
 gotcha: tests/bin/gotcha
 	@echo '$$ tests/bin/gotcha'
 	@tests/bin/gotcha
@@ -343,15 +322,6 @@ gotcha: tests/bin/gotcha
 # threshold (and top_pad=0).  lab5-strace: write() counts and sizes.
 # (`make yes` builds ./yes.)  BYTES=64M makes it quicker.
 BYTES ?= 128M
-.PHONY: lab5 lab5-tunables lab5-strace yes-table
-lab5 yes-table: yes
-	@BYTES=$(call size,BYTES) tools/labs/lab5.sh table
-
-lab5-tunables: yes
-	@BYTES=$(call size,BYTES) tools/labs/lab5.sh tunables
-
-lab5-strace: yes
-	@BYTES=$(call size,BYTES) tools/labs/lab5.sh strace
 
 # ------------------------------------------------------------------ Lab 6
 # lab6: 1, 2, 4 ... MAX_THREADS worker threads, each three ways (glibc's
@@ -362,22 +332,28 @@ lab5-strace: yes
 # is printed (tools/labs/lab6.sh).  ROUNDS=64 is quicker.
 ROUNDS ?= 256
 MAX_THREADS ?=
-LAB6_KNOBS = ROUNDS=$(call count,ROUNDS,1000000) $(if $(MAX_THREADS),MAX_THREADS=$(call count,MAX_THREADS,256))
-.PHONY: lab6 lab6-tunables lab6-strace
-lab6: arenas
-	@$(LAB6_KNOBS) tools/labs/lab6.sh table
 
-lab6-tunables: arenas
-	@$(LAB6_KNOBS) tools/labs/lab6.sh tunables
-
-lab6-strace: arenas
-	@$(LAB6_KNOBS) tools/labs/lab6.sh strace
+# ------------------------------------------------------- every lab's targets
+# From its registry row: ID runs `DRIVER table`, ID-tunables and ID-strace
+# (where the row's "more" has them) `DRIVER tunables` and `DRIVER strace`,
+# each with its knobs and under its old names too.
+# $(call lab_target,TARGET,OLD-NAMES,PROGRAM,DRIVER MODE,KNOBS)
+define lab_target
+.PHONY: $(1) $(2)
+$(1) $(2): $(3)
+	@$$(call knob_args,$(5)) tools/labs/$(4)
+endef
+lab_old = $(if $(filter table,$(2)),$(filter-out %-tunables %-strace,$(1)),$(filter %-$(2),$(1)))
+$(foreach r,$(LAB_ROWS),$(foreach m,table $(call lab_field,4,$(r)),$(eval $(call lab_target,$\
+	$(call lab_field,1,$(r))$(if $(filter-out table,$(m)),-$(m)),$\
+	$(call lab_old,$(call lab_field,6,$(r)),$(m)),$(call lab_field,2,$(r)),$\
+	$(call lab_field,3,$(r)) $(m),$(call lab_field,9,$(r))))))
 
 # ------------------------------------------------------------------ plots
 # plots: short runs of Labs 1, 2, 4, 5 and 6, drawn as SVG by tools/plots/plot (the
 # kit's own C program) into PLOTS_DIR; the CSVs go beside them.  Shorter
 # still: FRAMES=N (default here 10), VARIANCE_ITERS=N (50000), BYTES=N (32M),
-# ROUNDS=N (64).
+# ROUNDS=N (64).  PLOT_LABS="lab1 lab4": only those labs' pictures.
 # reference-plots redraws the committed pictures in results/.
 PLOTS_DIR ?= plots
 PLOT_KNOBS = FRAMES=$(if $(filter file,$(origin FRAMES)),10,$(FRAMES)) \
@@ -389,7 +365,7 @@ tools/plots/plot: tools/plots/plot.c tools/include/bench.h
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
 
 plots: $(LABS) tools/plots/plot
-	@PLOTS_DIR=$(PLOTS_DIR) $(PLOT_KNOBS) tools/plots/plots.sh
+	@PLOTS_DIR=$(PLOTS_DIR) $(PLOT_KNOBS) $(call knob_args,PLOT_LABS) tools/plots/plots.sh
 
 reference-plots: $(LABS) tools/plots/plot
 	@PLOTS_DIR=results CSV_DIR=.run/plots $(PLOT_KNOBS) tools/plots/plots.sh
@@ -428,13 +404,18 @@ build/arm64/%: %.c $(HEADERS) build/kit-rev
 # sanitize: every lab under AddressSanitizer + UndefinedBehaviorSanitizer,
 # and the threaded ones under ThreadSanitizer, built by gcc and by clang,
 # then short runs of every mode (tools/maint/sanitize.sh).  Any report fails.
+# SANITIZE_LABS="lab1 lab3": only those labs' programs (default: every lab).
+SANITIZE_LABS ?= $(LAB_IDS)
+san_rows = $(foreach i,$(SANITIZE_LABS),$(filter $(i)|%,$(LAB_ROWS)))
+SAN_PROGS = $(call uniq,$(foreach r,$(san_rows),$(call lab_field,2,$(r))))
+SAN_THREADED = $(filter $(THREADED),$(SAN_PROGS))
 SAN_CFLAGS = -std=gnu11 -Wall -Wextra -O1 -g -fno-omit-frame-pointer
 ASAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN = -fsanitize=thread
 SAN_BUILDS = asan-gcc asan-clang tsan-gcc tsan-clang
-sanitize: $(foreach b,asan-gcc asan-clang,$(addprefix build/$(b)/,$(LABS))) \
-	  $(foreach b,tsan-gcc tsan-clang,$(addprefix build/$(b)/,threads malloc_variance arenas))
-	tools/maint/sanitize.sh $(SAN_BUILDS)
+sanitize: $(foreach b,asan-gcc asan-clang,$(addprefix build/$(b)/,$(SAN_PROGS))) \
+	  $(foreach b,tsan-gcc tsan-clang,$(addprefix build/$(b)/,$(SAN_THREADED)))
+	SANITIZE_LABS=$(call shq,$(SANITIZE_LABS)) tools/maint/sanitize.sh $(SAN_BUILDS:tsan-%=$(if $(SAN_THREADED),tsan-%))
 
 # One rule, four builds: build/NAME/% by COMPILER with the sanitizer FLAGS.
 define san_build

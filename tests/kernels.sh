@@ -24,11 +24,11 @@ else
 fi
 # make kernels boots with TCG wherever KVM does not work.
 if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
-	skip "lab9 make kernels can boot here" "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+	skip "make kernels can boot here" "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
 elif qemu-system-x86_64 -accel help 2>/dev/null | grep -qx tcg; then
-	pass "lab9 make kernels can boot here: qemu-system-x86_64 has TCG"
+	pass "make kernels can boot here: qemu-system-x86_64 has TCG"
 else
-	fail "lab9 make kernels can boot here" "qemu-system-x86_64 -accel help lists no tcg"
+	fail "make kernels can boot here" "qemu-system-x86_64 -accel help lists no tcg"
 fi
 
 # The table from recorded logs: one boot per THP mode of bookworm's 6.1.

@@ -6,9 +6,8 @@
 # Nothing here times anything: tests assert counts and exit codes, never
 # wall time.
 #
-# At exit the file prints "N passed, M failed" (", K skipped" after it when
-# K > 0) and exits 1 if a check failed (or the file itself stopped with a
-# non-zero status).  $TMP is removed when nothing failed; otherwise it is
+# At exit the file prints "N passed, M failed, K skipped" and exits 1 if a
+# check failed (or the file itself stopped with a non-zero status).  $TMP is removed when nothing failed; otherwise it is
 # kept and named, and $TMP/failures/NNN.txt holds each failed check's name,
 # its whole reason and every file the check wrote under $TMP.  When
 # TESTS_COUNTS names a file (tests/run.sh does), "PASSED FAILED SKIPPED TMP"
@@ -45,7 +44,7 @@ fi
 
 # tests_finish: the EXIT trap: the counts, then $TMP removed or kept.
 tests_finish() {
-	local rc=$? line kept=-
+	local rc=$? kept=-
 	if [ "$rc" -ne 0 ] && [ "$FAILED" -eq 0 ]; then
 		fail "$TEST_FILE ran to its end" "it stopped with exit status $rc"
 	fi
@@ -56,9 +55,7 @@ tests_finish() {
 		echo "kept: $TMP (failures/NNN.txt: each failed check's whole output)"
 	fi
 	[ -z "${TESTS_COUNTS:-}" ] || echo "$PASSED $FAILED $SKIPPED $kept" >"$TESTS_COUNTS"
-	line="$PASSED passed, $FAILED failed"
-	[ "$SKIPPED" -gt 0 ] && line="$line, $SKIPPED skipped"
-	echo "$line"
+	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
 	trap - EXIT
 	[ "$FAILED" -eq 0 ] && exit 0
 	exit 1
@@ -130,12 +127,14 @@ check_exit() {
 }
 
 # check_refused "VAR=value... SCRIPT ARGS": a script given a bad knob or
-# argument exits 2 with one line on stderr, before running anything.
+# argument exits 2 with a one-line reason on stderr (then its usage, if
+# any: tools/lib/lib.sh's bad_usage), before running anything.
 check_refused() {
 	# shellcheck disable=SC2086
 	env $1 >"$TMP/out" 2>"$TMP/err"
 	local rc=$?
-	if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ]; then
+	if [ "$rc" -eq 2 ] && [ -s "$TMP/err" ] && [ ! -s "$TMP/out" ] &&
+	   { [ "$(wc -l <"$TMP/err")" -eq 1 ] || sed -n 2p "$TMP/err" | grep -q '^usage'; }; then
 		pass "$1: exit 2, one line, nothing ran"
 	else
 		fail "$1: exit 2, one line, nothing ran" "exit $rc: $(head -c 300 "$TMP/err")"

@@ -9,7 +9,7 @@
 
 P=tools/plots/plot
 if [ ! -x "$P" ] || [ ! -x tests/bin/xmlcheck ]; then
-	skip "lab8 plots" "tools/plots/plot or tests/bin/xmlcheck is not built (make test builds them)"
+	skip "plots" "tools/plots/plot or tests/bin/xmlcheck is not built (make test builds them)"
 	return 0 2>/dev/null || exit 0
 fi
 

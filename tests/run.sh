@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # tests/run.sh [NAME...] - run the kit's test files, each as its own
 # process (bash tests/NAME.sh, with its own temporary directory: see
-# tests/lib.sh), and end with the one line "N passed, M failed" (",
-# K skipped" after it when checks were skipped).  Exit status 1 when any
-# check failed, 2 when a NAME is not a test file.  Without NAMEs: every
-# tests/*.sh but lib.sh and run.sh, the labs first (lab1, lab2, ...), then
-# the rest by name.  Run it through `make test` (or `make test T=NAME`),
-# which builds the programs first.
+# tests/lib.sh), several at a time, and end with the one line "N passed,
+# M failed, K skipped".  Each file's output is shown whole, in the files'
+# order, whatever order they finish in; then the slowest files and their
+# seconds.  On a terminal, stderr says which files are running.  Exit
+# status 1 when any check failed, 2 when a NAME is not a test file.
+# Without NAMEs: every tests/*.sh but lib.sh and run.sh, the labs first
+# (lab1, lab2, ...), then the rest by name.  TEST_JOBS=N files at a time
+# (default: the CPUs online; 1 runs them one after another).  Run it
+# through `make test` (or `make test T=NAME`), which builds the programs
+# once for every file.
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 . tools/lib/lib.sh
 prog=tests/run.sh
 
-# test_names: every test file's NAME, in the order they run.
+# test_names: every test file's NAME, in the order they are shown.
 test_names() {
 	local f n
 	for f in tests/*.sh; do
@@ -34,32 +38,79 @@ for n in "${names[@]}"; do
 	[[ $n != */* ]] && [ "$n" != lib ] && [ "$n" != run ] && [ -f "tests/$n.sh" ] ||
 		bad_usage "no test file tests/$n.sh"
 done
+knob TEST_JOBS "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" 1 64
 
-# The counts each file leaves; nothing else is kept here.
+# Each file's output, counts and seconds; nothing else is kept here.
 if ! SCRATCH=$(mktemp -d) || [ ! -d "$SCRATCH" ] || [ ! -w "$SCRATCH" ]; then
 	die "mktemp -d failed (TMPDIR=${TMPDIR:-unset}): set TMPDIR to a writable directory"
 fi
+# A FIFO each finished file writes its index into: the loop below wakes
+# when one ends (or after 2 s, to refresh the progress line), never polls.
+mkfifo "$SCRATCH/done" && exec {DONE}<>"$SCRATCH/done" || die "cannot make a FIFO in $SCRATCH"
 trap 'rm -rf "$SCRATCH"' EXIT
+trap 'exit 130' INT TERM
 
-./frames --env 2>/dev/null || echo "# (./frames --env failed)"
+# run_file I: tests/NAME.sh in the background; stdout and stderr kept
+# together in $SCRATCH/I.out, its counts in I.counts, its exit status and
+# seconds in I.end; then I is written into the FIFO.
+run_file() {
+	local i=$1
+	(
+		t0=$(date +%s.%N)
+		TESTS_COUNTS=$SCRATCH/$i.counts bash "tests/${names[$i]}.sh" >"$SCRATCH/$i.out" 2>&1 </dev/null
+		rc=$?
+		echo "$rc $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')" >"$SCRATCH/$i.end"
+		echo "$i" >&"$DONE"
+	) &
+	pids[$i]=$!
+}
+
+# show_file I: its output, then its counts added to the totals.
 passed=0 failed=0 skipped=0 kept=()
-for n in "${names[@]}"; do
+show_file() {
+	local i=$1 n=${names[$1]} p f s dir rc secs
+	read -r rc secs <"$SCRATCH/$i.end"
+	progress
 	echo "== tests/$n.sh"
-	rm -f "$SCRATCH/counts"
-	TESTS_COUNTS=$SCRATCH/counts bash "tests/$n.sh"
-	rc=$?
-	if ! read -r p f s dir <"$SCRATCH/counts" 2>/dev/null; then
+	cat "$SCRATCH/$i.out"
+	if ! read -r p f s dir <"$SCRATCH/$i.counts" 2>/dev/null; then
 		# Killed, or it never reached tests/lib.sh: one failure, said once.
 		p=0 f=1 s=0 dir=-
 		echo "FAIL    tests/$n.sh left no counts (exit $rc)"
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	[ "$f" -eq 0 ] || kept+=("tests/$n.sh: $f failed; its files: $dir")
+	printf '%s %s\n' "$secs" "$n" >>"$SCRATCH/times"
+}
+
+./frames --env 2>/dev/null || echo "# (./frames --env failed)"
+total=${#names[@]} next=0 running=0 shown=0
+declare -A finished=() pids=()
+while [ "$shown" -lt "$total" ]; do
+	while [ "$running" -lt "$TEST_JOBS" ] && [ "$next" -lt "$total" ]; do
+		run_file "$next"
+		next=$((next + 1)) running=$((running + 1))
+	done
+	if read -r -t 2 i <&"$DONE"; then
+		finished[$i]=1
+		running=$((running - 1))
+		wait "${pids[$i]}"
+	fi
+	# Shown in order: every finished file whose predecessors are shown.
+	while [ "$shown" -lt "$total" ] && [ -n "${finished[$shown]:-}" ]; do
+		show_file "$shown"
+		shown=$((shown + 1))
+	done
+	busy=
+	for ((j = shown; j < next; j++)); do [ -n "${finished[$j]:-}" ] || busy="$busy ${names[$j]}"; done
+	[ -z "$busy" ] || progress "$shown of $total files shown; running:$busy"
 done
+progress
 
 echo
 for k in ${kept[@]+"${kept[@]}"}; do echo "$k"; done
-line="$passed passed, $failed failed"
-[ "$skipped" -gt 0 ] && line="$line, $skipped skipped"
-echo "$line"
+if [ "$total" -gt 1 ]; then
+	echo "slowest files (s): $(sort -rn "$SCRATCH/times" | head -n 5 | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1 }')"
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -318,4 +318,4 @@ if [ $rc -eq 1 ] && [ -z "$(ls -A "$TMP/rec")" ] && grep -q "left as it was" "$T
 else
 	fail "record.sh: a failed recording" "exit $rc, left: $(ls -A "$TMP/rec" | tr '\n' ' ') $(tail -n 2 "$TMP/rec.out")"
 fi
-check_exit "record.sh: an unknown item is a usage error" 2 tools/maint/record.sh lab9
+check_exit "record.sh: an unknown item is a usage error" 2 tools/maint/record.sh nosuch

@@ -52,7 +52,7 @@ w8_run() {
 }
 
 if ! pty_ok; then
-	skip "lab8 widths on a terminal" "$PTY_WHY"
+	skip "widths on a terminal" "$PTY_WHY"
 else
 	# Short relative paths (in the git-ignored .run/): some lines name them.
 	W8K="RUN_DIR=.run/w8 LAB3_OUT=.run/w8lab3"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # tools/grade.sh [--csv | --feedback | --format gradescope] FILE|DIR... -
 # grade malloc-labs submissions (`make submit`) from first principles.
 # Shell and awk only (any POSIX awk: mawk has no FPAT, so CSV goes through
@@ -31,7 +31,7 @@
 #
 # Exit: 0 every check passed, 1 any FAIL (or copies of one run), 3 no FAIL
 # but some ENV, 2 bad usage or a file that is not a submission (no header).
-set -u
+set -u -o pipefail
 ROOT=$(dirname "$0")/..
 for lib in lib/csv.awk grading/steps.awk grading/grade.awk grading/steps grading/questions.sh; do
 	[ -r "$ROOT/tools/$lib" ] || { echo "grade: $ROOT/tools/$lib is missing" >&2; exit 2; }

@@ -36,7 +36,7 @@ set -u -o pipefail
 case ${ANSWERS:-} in ''|/*) ;; *) ANSWERS=$PWD/$ANSWERS ;; esac   # before the cd
 cd "$(dirname "$0")/.." || exit 1
 PROG=submit prog=submit
-. tools/lib/lib.sh || exit 1        # strace_works, strace_calls
+. tools/lib/lib.sh || exit 1        # strace_works, strace_calls, lab_programs
 
 usage() {
 	echo "usage: tools/submit.sh   (environment: STUDENT FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES OUT ANSWERS)" >&2
@@ -91,7 +91,8 @@ case $STUDENT in *[!A-Za-z0-9@._-]*)
 esac
 [ ${#STUDENT} -le 64 ] || { echo "$PROG: STUDENT is longer than 64 characters" >&2; usage; }
 
-for p in frames malloc_variance threads yes arenas; do
+PROGRAMS=$(lab_programs) || exit 1         # tools/labs/registry
+for p in $PROGRAMS; do
 	[ -x "./$p" ] || { echo "$PROG: ./$p is not built; run make (make submit builds it)" >&2; exit 1; }
 done
 
@@ -123,7 +124,7 @@ cc_ver=$(printf '%s\n' "$cc_line" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^
 [ "$cc_fam" = clang ] && cc_ver=$(printf '%s\n' "$cc_line" | sed -n 's/.*clang version \([^ ]*\).*/\1/p')
 want_opt=$(printf '%s\n' "${CFLAGS:-}" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^-O/) o = $i } END { print (o == "" ? "-O0" : o) }')
 bin_cc=$(bin_compiler frames); bin_o=$(bin_opt frames)
-for p in frames malloc_variance threads yes arenas; do
+for p in $PROGRAMS; do
 	c=$(bin_compiler "$p"); o=$(bin_opt "$p")
 	if [ "$c" != "$bin_cc" ] || [ "$o" != "$bin_o" ]; then
 		echo "$PROG: ./$p was built by $c $o but ./frames by $bin_cc $bin_o: run make clean, then make submit" >&2

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # tools/grading/questions.sh - a student's own parameters and answer sheet.
 #   tools/grading/questions.sh params NAME   the knobs: Q_SIZE=... Q_L4=... Q_BUF=...
 #   tools/grading/questions.sh sheet NAME    the answer sheet (make questions STUDENT=NAME)
@@ -7,7 +7,7 @@
 # name's sheet asks other numbers: a copied answer is wrong for this name.
 # make submit ANSWERS=FILE runs the steps of tools/grading/steps marked "student"
 # at these parameters and carries the answers; tools/grading/grade.awk marks them.
-set -u
+set -u -o pipefail
 usage() { echo "usage: tools/grading/questions.sh params|sheet NAME" >&2; exit 2; }
 case ${1:-} in
 -h|--help) echo "usage: tools/grading/questions.sh params|sheet NAME"; exit 0 ;;

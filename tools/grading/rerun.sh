@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # tools/grading/rerun.sh SHEET... - make rerun ANSWERS=SHEET: re-run where it
 # matters.  For a course that wants measurements it made itself: each
 # student's filled answer sheet in (make questions), the kit built here and
@@ -8,7 +8,7 @@
 # the environment as for make submit; an allocator setting inherited here
 # is refused as it would be for a student.
 # Exit: as tools/grade.sh; 1 also when a sheet could not be run.
-set -u
+set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 usage() { echo "usage: tools/grading/rerun.sh SHEET...   (make rerun ANSWERS=SHEET)" >&2; exit 2; }
 case ${1:-} in -h|--help) echo "usage: tools/grading/rerun.sh SHEET...   (make rerun ANSWERS=SHEET)"; exit 0 ;; -*|'') usage ;; esac

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# tools/labs/lab1.sh STEP...|all - Lab 1's walkthrough, as `make lab1`,
-# `make lab1-tunables` and `make stepN` run it.  Every command is printed
+# tools/labs/lab1.sh table|tunables|strace|all|STEP... - Lab 1's
+# walkthrough, as `make lab1` (table: all nine steps and the summary),
+# `make lab1-tunables` (steps 3, 4, 6 and 9: the policy from outside),
+# `make lab1-strace` (step 2) and `make stepN` run it.  Every command is printed
 # before it runs, exactly as a student would type it; outputs are kept in
 # RUN_DIR (default .run/) for the summary table.  The environment check is
 # printed once, at the top; each run then shows only its own "# set:" and
@@ -15,14 +17,19 @@ prog=lab1
 FRAMES=${FRAMES:-100}
 OUT=${RUN_DIR:-.run}
 
-bad_usage() { echo "$prog: $*" >&2; exit 2; }
+usage() { echo "usage: tools/labs/lab1.sh table|tunables|strace|all|STEP... (STEP: 1 to 9)"; }
 
 # Every knob and argument is checked before anything runs.
 [[ $FRAMES =~ ^[1-9][0-9]{0,6}$ ]] && [ "$FRAMES" -le 1000000 ] ||
 	bad_usage "FRAMES wants a whole number from 1 to 1000000, not '$FRAMES'"
 [ $# -gt 0 ] || set -- all
+case $* in
+table) set -- all ;;
+tunables) set -- 3 4 6 9 ;;
+strace) set -- 2 ;;
+esac
 for a in "$@"; do
-	[[ $a =~ ^([1-9]|all)$ ]] || bad_usage "no step '$a' (usage: $0 1..9...|all)"
+	[[ $a =~ ^([1-9]|all)$ ]] || bad_usage "no step '$a'"
 done
 [ -x ./frames ] || die "./frames is not built; run make"
 mkdir -p "$OUT" 2>/dev/null && [ -d "$OUT" ] && : 2>/dev/null >"$OUT/.writable" ||
@@ -243,10 +250,42 @@ step9() {
 	     "ordinary pages when the pool is empty."
 }
 
+# The summary's rows: NAME|LABEL, NAME a run a step made (its command kept
+# in RUN_DIR/NAME.cmd).
+ROWS=("default|malloc (the skeleton)" "mmap_max|mmap_max=0"
+      "no_trim|mmap_max=0, no trim" "tuned|--tune, malloc"
+      "perturb|perturb=170, malloc" "fix_memset|--tune, malloc + memset"
+      "fix_calloc|--tune, calloc (the fix)" "hugetlb|hugetlb=1, calloc"
+      "hugetlb_tuned|hugetlb=1, --tune, calloc")
+
+# count_rows: each row's run once more under strace (where no step kept its
+# counts), as many at a time as there are CPUs: only calls are counted,
+# never a time, so the runs may share the machine.
+count_rows() {
+	local row name cmd max running=0 n=0
+	max=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+	for row in "${ROWS[@]}"; do
+		name=${row%%|*}
+		[ -f "$OUT/$name.txt" ] && [ -f "$OUT/$name.cmd" ] && [ ! -f "$OUT/$name.strace" ] || continue
+		if [ "$running" -ge "$max" ]; then
+			wait -n || exit 1          # count said why
+			running=$((running - 1))
+		fi
+		n=$((n + 1))
+		progress "the summary: run $n once more under strace ($max at a time)"
+		mapfile -t cmd <"$OUT/$name.cmd"
+		count "$name" "${cmd[@]}" &
+		running=$((running + 1))
+	done
+	for ((; running > 0; running--)); do wait -n || exit 1; done
+	progress
+}
+
 # One table of everything the walkthrough measured, in 100 columns.
 summary() {
 	local have_strace=0 row name label
 	strace_works && have_strace=1
+	[ $have_strace = 0 ] || count_rows
 	printf '\n=== Summary (measured on %s, %s frames)\n' "$(uname -n)" "$FRAMES"
 	if [ $have_strace = 1 ]; then
 		echo "  (brk, mmap, munmap: each row once more, under strace -c)"
@@ -254,21 +293,11 @@ summary() {
 		echo "  (no system-call counts: $STRACE_WHY)"
 	fi
 	printf '%-26s %8s %10s %10s %5s %5s %6s\n' run time faults corrupt brk mmap munmap
-	# Each row is a run a step made (its command kept in RUN_DIR/NAME.cmd).
-	for row in "default|malloc (the skeleton)" "mmap_max|mmap_max=0" \
-		   "no_trim|mmap_max=0, no trim" "tuned|--tune, malloc" \
-		   "perturb|perturb=170, malloc" "fix_memset|--tune, malloc + memset" \
-		   "fix_calloc|--tune, calloc (the fix)" "hugetlb|hugetlb=1, calloc" \
-		   "hugetlb_tuned|hugetlb=1, --tune, calloc"; do
+	for row in "${ROWS[@]}"; do
 		IFS='|' read -r name label <<<"$row"
 		[ -f "$OUT/$name.txt" ] && [ -f "$OUT/$name.cmd" ] || continue
 		local b=- m=- u=-
 		if [ $have_strace = 1 ]; then
-			local cmd=()
-			mapfile -t cmd <"$OUT/$name.cmd"
-			progress "the summary: $label, once more under strace"
-			[ -f "$OUT/$name.strace" ] || count "$name" "${cmd[@]}"
-			progress
 			b=$(strace_calls "$OUT/$name.strace" brk)
 			m=$(strace_calls "$OUT/$name.strace" mmap)
 			u=$(strace_calls "$OUT/$name.strace" munmap)

@@ -55,29 +55,15 @@ say() {
 
 note() { if [ "$CSV" = 1 ]; then printf '%s\n' "$*" >&2; else printf '%s\n' "$*"; fi; }
 
-# progress I N TEXT [TAIL]: on a terminal only, on stderr, overwritten in
-# place; TEXT is cut so that the line with TAIL fits 79 columns.
-progress() {
-	[ -t 2 ] || return 0
-	if [ $# -ge 3 ]; then
-		local line="[$1/$2] $3" tail=${4:-}
-		printf '\r\033[K%s%s' "${line:0:$((79 - ${#tail}))}" "$tail" >&2
-	else
-		printf '\r\033[K' >&2
-	fi
-}
-
-# wait_shown PID I N TEXT: wait for PID; on a terminal, the seconds so far
-# four times a second (a pre-2.5 run lasts seconds).  The pause is a read that
-# times out on a FIFO nobody writes: no process started per tick.
+# wait_shown PID I N TEXT: wait for PID; on a terminal, "[I/N] TEXT" and
+# the seconds so far four times a second (a pre-2.5 run lasts seconds;
+# progress: tools/lib/lib.sh).  The pause is a read that times out on a
+# FIFO nobody writes: no process started per tick.
 wait_shown() {
-	local pid=$1 t0=$SECONDS fd
+	local pid=$1 fd
 	if [ -t 2 ] && mkfifo "$OUT/.tick.$$" 2>/dev/null && exec {fd}<>"$OUT/.tick.$$"; then
 		rm -f "$OUT/.tick.$$"
-		progress "$2" "$3" "$4" " (0 s)"
-		while read -r -t 0.25 -u "$fd" _ || :; kill -0 "$pid" 2>/dev/null; do
-			progress "$2" "$3" "$4" " ($((SECONDS - t0)) s)"
-		done
+		while progress "[$2/$3] $4"; read -r -t 0.25 -u "$fd" _ || :; kill -0 "$pid" 2>/dev/null; do :; done
 		exec {fd}<&-
 	fi
 	wait "$pid"
@@ -351,7 +337,7 @@ strace_table() {
 		STEP=$((STEP + 1))
 		printf '$ strace -f -c -e trace=%s \\\n    -o %s ./threads %s\n' "$CALLS" \
 			"$OUT/$mode.strace" "${live[*]:+${live[*]} }--mode $mode 1280000 $count $N"
-		progress "$STEP" "$STEPS" "strace ./threads --mode $mode"
+		progress "[$STEP/$STEPS] strace ./threads --mode $mode"
 		"$STRACE" -f -c -e trace=$CALLS -o "$OUT/$mode.strace" \
 			./threads "${live[@]}" --mode "$mode" 1280000 "$count" "$N" \
 			>"$OUT/$mode.out" 2>"$OUT/$mode.err"

@@ -124,16 +124,37 @@ show_cmd() {
 }
 
 # progress TEXT...: "prog: TEXT (N s)" on stderr, only when stderr is a
-# terminal, overwritten in place and cut to 79 columns; `progress` alone
-# clears it.  Clear it before printing a line, so no progress is ever left
-# inside a table or a file.  N counts from when this library was sourced.
+# terminal, overwritten in place, in 79 columns (TEXT is cut, never the
+# seconds); `progress` alone clears it.  Clear it before printing a line,
+# so no progress is ever left inside a table or a file.  N counts from when
+# this library was sourced.
 PROGRESS_T0=$SECONDS
 progress() {
 	[ -t 2 ] || return 0
 	if [ $# -gt 0 ]; then
-		printf '\r\033[K%.79s' "$prog: $* ($((SECONDS - PROGRESS_T0)) s)" >&2
+		local line="$prog: $*" tail=" ($((SECONDS - PROGRESS_T0)) s)"
+		printf '\r\033[K%s%s' "${line:0:$((79 - ${#tail}))}" "$tail" >&2
 	else
 		printf '\r\033[K' >&2
 	fi
 	return 0
 }
+
+# lab_rows [ID...]: tools/labs/registry, one line a lab (ID... only, when
+# given): "id program driver more threads old plots record knobs quick...",
+# read with `read -r id program driver more threads old plots record knobs
+# quick` ("-" for none; a list comma-separated; quick is the rest).  Dies
+# when the registry cannot be read or an ID is not in it.  Run from the
+# kit's top directory.
+lab_rows() {
+	local rows id
+	rows=$(awk -f tools/lib/registry.awk tools/labs/registry) || die "tools/labs/registry cannot be read"
+	[ $# -gt 0 ] || { printf '%s\n' "$rows"; return 0; }
+	for id in "$@"; do
+		printf '%s\n' "$rows" | awk -v id="$id" '$1 == id { print; f = 1 } END { exit !f }' ||
+			die "no lab '$id' in tools/labs/registry"
+	done
+}
+
+# lab_programs: each lab's program once, in the registry's order.
+lab_programs() { lab_rows | awk '!seen[$2]++ { print $2 }'; }

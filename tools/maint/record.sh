@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# tools/maint/record.sh - write results/: each lab's main target, run on this
-# machine, its output saved under a header naming the machine and the
+# tools/maint/record.sh ITEM... - write results/: each lab's targets (its
+# tools/labs/registry row names them and their files), run on this machine, its output saved under a header naming the machine and the
 # command, plus a reference submission and its grade.  Only `make reference`
 # (old name: `make results`) runs it, on purpose: ordinary runs and tests
 # never rewrite the tracked files students compare against.  Expect several
 # minutes.  Nothing in results/ is edited by hand.
-set -u
+set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
+. tools/lib/lib.sh
+prog=record
 # RESULTS_DIR (default results) lets the tests record somewhere harmless.
 R=${RESULTS_DIR:-results}
 mkdir -p "$R" || exit 1
@@ -71,34 +73,36 @@ EOF
 	exit 0
 fi
 
+# record_lab ROW: a lab's targets as its registry row names them: make ID
+# as results/ID-NAME.txt, then ID-tunables and ID-strace where it has
+# them, then each TARGET=FILE.
+record_lab() {
+	local id program driver more threads old plots rec knobs quick m x
+	read -r id program driver more threads old plots rec knobs quick <<<"$1"
+	record "$id-${rec%%,*}" make --no-print-directory "$id"
+	for m in ${more//,/ }; do
+		[ "$m" = - ] || record "$id-$m" make --no-print-directory "$id-$m"
+	done
+	for x in $(printf '%s' "$rec" | tr ',' '\n' | tail -n +2); do
+		record "${x#*=}" make --no-print-directory "${x%%=*}"
+	done
+}
+
+usage() { echo "usage: $0 $(lab_rows | awk '{ printf "%s|", $1 }')class|matrix|kernels|submission..."; }
+rows=$(lab_rows) || exit 1
 for target in "$@"; do
+	row=$(printf '%s\n' "$rows" | awk -v t="$target" '$1 == t')
+	if [ -n "$row" ]; then
+		record_lab "$row"
+		continue
+	fi
 	case $target in
-	lab1) record lab1-run make --no-print-directory lab1
-	      record lab1-tunables make --no-print-directory lab1-tunables
-	      record lab1-strace make --no-print-directory lab1-strace
-	      record demo-strace make --no-print-directory demo-strace ;;
-	lab2) record lab2-variance make --no-print-directory lab2
-	      record lab2-tunables make --no-print-directory lab2-tunables
-	      record lab2-variance-strace make --no-print-directory lab2-strace ;;
-	lab3) record lab3-bug1541 make --no-print-directory lab3
-	      record lab3-tunables make --no-print-directory lab3-tunables
-	      record lab3-strace make --no-print-directory lab3-strace ;;
-	lab4) record lab4-sizes make --no-print-directory lab4
-	      record lab4-tunables make --no-print-directory lab4-tunables
-	      record lab4-strace make --no-print-directory lab4-strace
-	      record lab4-gotcha make --no-print-directory gotcha ;;
-	lab5) record lab5-yes make --no-print-directory lab5
-	      record lab5-tunables make --no-print-directory lab5-tunables
-	      record lab5-strace make --no-print-directory lab5-strace ;;
 	# The 50-minute class of README's "For instructors", each command timed.
 	class) record class-plan tools/maint/record.sh --class-plan ;;
 	# Lab 1 and Lab 4 under glibc 2.31, 2.36, 2.41 and the newest (fetched once).
 	matrix) record matrix make --no-print-directory matrix ;;
 	# The stock kernels under qemu (minutes; needs qemu-system-x86): only when asked.
 	kernels) record kernels make --no-print-directory kernels ;;
-	lab6) record lab6-arenas make --no-print-directory lab6
-	      record lab6-tunables make --no-print-directory lab6-tunables
-	      record lab6-strace make --no-print-directory lab6-strace ;;
 	# The submission is kept exactly as make submit wrote it (the grader
 	# reads its header); the grade gets the usual header.  Exit 0 from
 	# the grader is the only acceptable grade for the reference.
@@ -109,7 +113,7 @@ for target in "$@"; do
 			{ echo "record: make submit failed; $R/ left as it was" >&2; exit 1; }
 		parts+=("$R/reference-submission.txt.part")
 		record reference-grade tools/grade.sh "$R/reference-submission.txt.part" ;;
-	*) echo "usage: $0 lab1|lab2|lab3|lab4|lab5|lab6|class|matrix|kernels|submission..." >&2; exit 2 ;;
+	*) usage >&2; exit 2 ;;
 	esac
 done
 for p in "${parts[@]}"; do

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # tools/maint/sanitize.sh BUILD... - short runs of every lab's modes under the
 # sanitizer builds `make sanitize` made (build/asan-gcc/, build/tsan-clang/,
-# ...).  A run passes when no sanitizer printed a report and it exited as
+# ...): each lab's quick run (tools/labs/registry), under TSan only the
+# threaded labs', then its program's own runs below (asan_PROGRAM,
+# tsan_PROGRAM), each program's once.  SANITIZE_LABS="lab1 lab3" only
+# those labs (default: all).  A run passes when no sanitizer printed a report and it exited as
 # it should.  Ends with "sanitize: N runs, M reports or failures, K skipped"
 # and exits 1 if M > 0.
 #
@@ -68,9 +71,9 @@ refused() {
 
 NOMALLOPT="this malloc is the sanitizer's: it refuses mallopt(), so the step means nothing here"
 
-asan() {
-	local b=build/$1
-	# Lab 1: every --alloc, varying sizes, every output form.
+# Lab 1 (frames): every --alloc, varying sizes, every output form.
+asan_frames() {
+	local b=$1
 	for a in calloc malloc memset once; do
 		run 0 "$b/frames" --frames 3 --size 1M --alloc "$a"
 	done
@@ -81,7 +84,11 @@ asan() {
 	run 0 "$b/frames" --help
 	run 2 "$b/frames" --size 1x
 	refused "$NOMALLOPT" "$b/frames" --frames 2 --size 1M --tune
-	# Lab 2: each row that needs no mallopt, in every output form.
+}
+
+# Lab 2 (malloc_variance): each row that needs no mallopt, every output form.
+asan_malloc_variance() {
+	local b=$1
 	for m in small medium large pool; do
 		run 0 "$b/malloc_variance" "$m" --iters 2000
 	done
@@ -94,44 +101,67 @@ asan() {
 	refused "$NOMALLOPT" "$b/malloc_variance" large-mmap --iters 1000
 	refused "$NOMALLOPT" "$b/malloc_variance" large-heap --iters 1000
 	refused "$NOMALLOPT (its first mallopt row)" "$b/malloc_variance" all --iters 1000
-	# Lab 3: the mode that sets no threshold; the others need mallopt.
+}
+
+# Lab 3 (threads): the mode that sets no threshold; the others need mallopt.
+asan_threads() {
+	local b=$1
 	run 0 "$b/threads" --mode default 200000 300 2
 	run 0 "$b/threads" --mode default --fixed --csv 100000 100 1
 	run 2 "$b/threads" 0 1 1
 	refused "$NOMALLOPT" "$b/threads" --mode pre25 200000 300 2
 	refused "$NOMALLOPT" "$b/threads" --mode tuned 200000 300 2
-	# Lab 5: one row, one size at every alignment, the sweep, CSV, --read.
+}
+
+# Lab 5 (yes): one row, one size at every alignment, the sweep, CSV, --read.
+asan_yes() {
+	local b=$1
 	run 0 "$b/yes" --size 4K --align page+8 --reps 1 --bytes 64K
 	run 0 "$b/yes" --size 16K --reps 1 --bytes 256K
 	run 0 "$b/yes" --reps 1 --bytes 64K --cpus 0,0
 	run 0 "$b/yes" --csv --reps 2 --size 2K --bytes 64K
 	run 0 sh -c "head -c 100000 /dev/zero | $b/yes --read 100000"
 	run 2 "$b/yes" --align page+4
-	# Lab 6: a short run, with the trim, as CSV; a refused option.
+}
+
+# Lab 6 (arenas): with the trim, as CSV; a refused option.
+asan_arenas() {
+	local b=$1
 	run 0 "$b/arenas" --threads 2 --rounds 4 --blocks 50 --trim
 	run 0 "$b/arenas" --threads 3 --rounds 4 --blocks 50 --csv
 	run 2 "$b/arenas" --threads 0
 }
 
-tsan() {
-	local b=build/$1
+tsan_arenas() { run 0 "$1/arenas" --threads 3 --rounds 4 --blocks 50 --trim; }
+
+tsan_malloc_variance() {
+	local b=$1
 	run 0 "$b/malloc_variance" small --threads 2 --iters 2000
-	run 0 "$b/arenas" --threads 3 --rounds 4 --blocks 50 --trim
 	run 0 "$b/malloc_variance" pool --threads 2 --iters 2000
 	run 0 "$b/malloc_variance" large --threads 2 --iters 500
 	run 0 "$b/malloc_variance" all --threads 2 --iters 500
-	run 0 "$b/threads" --mode default 200000 300 2
+}
+
+tsan_threads() {
+	local b=$1
 	run 0 "$b/threads" --mode pre25 200000 300 2
 	run 0 "$b/threads" --mode tuned --fixed 100000 200 2
 }
 
+# shellcheck disable=SC2086
+rows=$(lab_rows ${SANITIZE_LABS:-}) || exit 2
 for build in "$@"; do
 	[ -d "build/$build" ] || die "build/$build is missing: run make sanitize"
 	echo "== build/$build"
-	case $build in
-	asan-*) asan "$build" ;;
-	tsan-*) tsan "$build" ;;
-	esac
+	kind=${build%%-*} done_progs=' '
+	while read -r id program driver more threads old plots record knobs quick; do
+		[ "$kind" = asan ] || [ "$threads" = yes ] || continue
+		read -r -a args <<<"$quick"
+		run 0 "build/$build/$program" "${args[@]}"
+		[[ $done_progs == *" $program "* ]] && continue
+		done_progs="$done_progs$program "
+		! declare -F "${kind}_$program" >/dev/null || "${kind}_$program" "build/$build"
+	done <<<"$rows"
 done
 echo "sanitize: $runs runs, $bad reports or failures, $skipped skipped"
 [ "$bad" -eq 0 ]

@@ -69,12 +69,6 @@ Exit: 0 all held, 1 a check or boot failed, 2 usage, 3 could not run here.
 EOF
 }
 
-bad_usage() {
-	echo "$prog: $1" >&2
-	usage >&2
-	exit 2
-}
-
 # cannot REASON: nothing could be measured here: exit 3 (not a failed check).
 cannot() {
 	echo "$prog: cannot run: $*" >&2
@@ -576,7 +570,7 @@ if [ "$cmd" = fetch ]; then
 	[ "$FAILED" = 0 ] || exit 1
 	exit $((missing * 3))
 fi
-for p in frames malloc_variance threads yes; do
+for p in $(lab_programs); do             # tools/labs/registry
 	[ -x "./$p" ] || die "./$p is not built; run make (make kernels builds them)"
 done
 [ ${#FETCHED[@]} -gt 0 ] || { [ "$FAILED" = 0 ] && cannot "no kernel could be fetched (see above)"; exit 1; }

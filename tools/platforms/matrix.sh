@@ -15,7 +15,7 @@
 # 1 a column could not run (fetch failed, offline, not Debian-family, no
 # 2.31 build: the column and stderr say why) unless MATRIX_ALLOW_MISSING=1,
 # or nothing could be fetched at all (always 1); 2 usage error.
-set -u
+set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 prog=matrix.sh
 

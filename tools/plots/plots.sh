@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# tools/plots/plots.sh - `make plots`: short runs of Labs 1, 2, 4 and 5, kept as
-# CSV and drawn as SVG by the kit's own tools/plots/plot (no plotting package).
+# tools/plots/plots.sh - `make plots`: short runs of each lab that has
+# pictures (tools/labs/registry's plots column), kept as CSV and drawn as
+# SVG by the kit's own tools/plots/plot (no plotting package).  Labs 1-6
+# are drawn here (plot_ID below); another lab's by its own driver, run as
+# `DRIVER plot` with PLOTS_DIR, CSV_DIR and the knobs below exported.  Each
+# picture the registry names must then exist, or the run fails.
 #   plot-lab1-faults.svg, plot-lab1-time.svg  Lab 1's walkthrough steps (bars
 #                           coloured by policy; the prediction and the corrupt
 #                           pixels marked on the faults)
@@ -20,10 +24,13 @@
 #   VARIANCE_ITERS  samples per Lab 2 row (default 50000)
 #   BYTES           bytes per Lab 5 run (default 32M)
 #   ROUNDS          requests per thread in a Lab 6 run (default 64)
+#   PLOT_LABS       which labs (default: every one with pictures)
 # Progress goes to stderr, only when stderr is a terminal.  Any failed run
 # stops it, naming the run; the exit status is then 1.
 set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
+. tools/lib/lib.sh
+prog=plots
 PLOTS_DIR=${PLOTS_DIR:-plots}
 CSV_DIR=${CSV_DIR:-$PLOTS_DIR}
 FRAMES=${FRAMES:-10}
@@ -32,11 +39,13 @@ BYTES=${BYTES:-32M}
 ROUNDS=${ROUNDS:-64}
 NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 T0=$SECONDS
+export PLOTS_DIR CSV_DIR FRAMES VARIANCE_ITERS BYTES ROUNDS
 
-fail() { [ -t 2 ] && printf '\n' >&2; echo "plots: $*" >&2; exit 1; }
-progress() { [ -t 2 ] && printf '\r\033[Kplots: %s (%d s)' "$*" $((SECONDS - T0)) >&2; return 0; }
+fail() { progress; die "$*"; }     # progress, die: tools/lib/lib.sh
 
-for p in frames malloc_variance yes arenas tools/plots/plot; do
+# shellcheck disable=SC2086
+rows=$(lab_rows ${PLOT_LABS:-} | awk '$7 != "-"') || exit 1
+for p in $(printf '%s\n' "$rows" | awk '!seen[$2]++ { print $2 }') tools/plots/plot; do
 	[ -x "./$p" ] || fail "./$p is not built; run make plots"
 done
 mkdir -p "$PLOTS_DIR" "$CSV_DIR" || fail "cannot create $PLOTS_DIR or $CSV_DIR"
@@ -76,122 +85,150 @@ draw() {
 drawn=()
 
 # ------------------------------------------------------------------ Lab 1
-# The walkthrough's runs (tools/labs/lab1.sh), one each: step 2 is strace
-# and has no run of its own; step 8's floor is --alloc once.
-csv=$CSV_DIR/lab1.csv
-rm -f "$csv"
-TUNED="GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295"
-i=0
-# Each run's policy colours its bar: glibc's default, no mmap, tuned (no
-# mmap, no trim), fixed (tuned, and the frame cleared: the bug gone), and
-# the allocate-once floor.
-while IFS='|' read -r label policy envs args; do
-	i=$((i + 1))
-	progress "Lab 1, run $i of 8: $label"
-	# shellcheck disable=SC2086
-	add_rows "$csv" step,policy "$label,$policy" $envs ./frames $args --csv --frames "$FRAMES"
-done <<EOF
-1 default|glibc default||--alloc malloc
-3 no mmap|no mmap (mmap_max=0)|GLIBC_TUNABLES=glibc.malloc.mmap_max=0|--alloc malloc
-4 + no trim|tuned: no mmap + no trim|$TUNED|--alloc malloc
-5 --tune|tuned: no mmap + no trim||--tune --alloc malloc
-6 perturb|glibc default|GLIBC_TUNABLES=glibc.malloc.perturb=170|--alloc malloc
-7 memset|fixed: tuned + cleared||--tune --alloc memset
-7 calloc|fixed: tuned + cleared||--tune
-8 once|floor: allocate once||--alloc once
-EOF
-draw plot-lab1-faults "$csv" --kind bars --x step --y minor_faults --series policy --logy \
-	--ref "predicted_faults:predicted (frames.c)" --flag "corrupt_pixels:corrupt pixels" \
-	--title "Lab 1: page faults per walkthrough step ($FRAMES frames)" \
-	--xlabel "walkthrough step (one run each; faults a read page: see the footer)" \
-	--ylabel "page faults (log scale)"
-draw plot-lab1-time "$csv" --kind bars --x step --y time_s --series policy --logy \
-	--title "Lab 1: time per walkthrough step ($FRAMES frames)" \
-	--xlabel "one run each: bars within ~10% of each other (floor vs fixed) are noise" \
-	--ylabel "wall time (s, log scale)"
+plot_lab1() {
+	# The walkthrough's runs (tools/labs/lab1.sh), one each: step 2 is strace
+	# and has no run of its own; step 8's floor is --alloc once.
+	csv=$CSV_DIR/lab1.csv
+	rm -f "$csv"
+	TUNED="GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295"
+	i=0
+	# Each run's policy colours its bar: glibc's default, no mmap, tuned (no
+	# mmap, no trim), fixed (tuned, and the frame cleared: the bug gone), and
+	# the allocate-once floor.
+	while IFS='|' read -r label policy envs args; do
+		i=$((i + 1))
+		progress "Lab 1, run $i of 8: $label"
+		# shellcheck disable=SC2086
+		add_rows "$csv" step,policy "$label,$policy" $envs ./frames $args --csv --frames "$FRAMES"
+	done <<-EOF
+	1 default|glibc default||--alloc malloc
+	3 no mmap|no mmap (mmap_max=0)|GLIBC_TUNABLES=glibc.malloc.mmap_max=0|--alloc malloc
+	4 + no trim|tuned: no mmap + no trim|$TUNED|--alloc malloc
+	5 --tune|tuned: no mmap + no trim||--tune --alloc malloc
+	6 perturb|glibc default|GLIBC_TUNABLES=glibc.malloc.perturb=170|--alloc malloc
+	7 memset|fixed: tuned + cleared||--tune --alloc memset
+	7 calloc|fixed: tuned + cleared||--tune
+	8 once|floor: allocate once||--alloc once
+	EOF
+	draw plot-lab1-faults "$csv" --kind bars --x step --y minor_faults --series policy --logy \
+		--ref "predicted_faults:predicted (frames.c)" --flag "corrupt_pixels:corrupt pixels" \
+		--title "Lab 1: page faults per walkthrough step ($FRAMES frames)" \
+		--xlabel "walkthrough step (one run each; faults a read page: see the footer)" \
+		--ylabel "page faults (log scale)"
+	draw plot-lab1-time "$csv" --kind bars --x step --y time_s --series policy --logy \
+		--title "Lab 1: time per walkthrough step ($FRAMES frames)" \
+		--xlabel "one run each: bars within ~10% of each other (floor vs fixed) are noise" \
+		--ylabel "wall time (s, log scale)"
+}
 
 # ------------------------------------------------------------------ Lab 2
-progress "Lab 2: every row at $VARIANCE_ITERS samples, pinned"
-csv=$CSV_DIR/lab2.csv
-rm -f "$csv"
-add_rows "$csv" iters "$VARIANCE_ITERS" tools/labs/pin.sh -q ./malloc_variance all --quantiles \
-	--iters "$VARIANCE_ITERS"
-draw plot-lab2-latency "$csv" --kind cdf --x ns --y pct --series label --logx --logy \
-	--mark p50,p99,p99.9 \
-	--title "Lab 2: latency of malloc + touch + free, per row" \
-	--xlabel "ns per call (log scale; $VARIANCE_ITERS calls a row)" \
-	--ylabel "calls this fast or faster (tail scale)"
-# The fast rows meet between 20 and 200 ns on the log axis: the same
-# quantiles without the forced-mmap row, p0 to p99, on linear axes.
-fast=$CSV_DIR/lab2-fast.csv
-# (--hide keeps each row's colour as in the full picture.)
-awk '/^#/ || !h { if (!/^#/) h = 1; print; next }
-     { if (match($0, /^"[^"]*",[0-9.]+,/)) { p = substr($0, 1, RLENGTH - 1); sub(/.*,/, "", p)
-       if (p + 0 <= 99) print } }' "$csv" >"$fast" || fail "writing $fast"
-draw plot-lab2-fast "$fast" --kind cdf --x ns --y pct --series label --mark p50,p90,p99 \
-	--hide "malloc 1 MiB (forced mmap)" \
-	--title "Lab 2 up close: the fast rows, p0 to p99" \
-	--xlabel "ns per call (linear; $VARIANCE_ITERS calls a row)" \
-	--ylabel "calls this fast or faster"
+plot_lab2() {
+	progress "Lab 2: every row at $VARIANCE_ITERS samples, pinned"
+	csv=$CSV_DIR/lab2.csv
+	rm -f "$csv"
+	add_rows "$csv" iters "$VARIANCE_ITERS" tools/labs/pin.sh -q ./malloc_variance all --quantiles \
+		--iters "$VARIANCE_ITERS"
+	draw plot-lab2-latency "$csv" --kind cdf --x ns --y pct --series label --logx --logy \
+		--mark p50,p99,p99.9 \
+		--title "Lab 2: latency of malloc + touch + free, per row" \
+		--xlabel "ns per call (log scale; $VARIANCE_ITERS calls a row)" \
+		--ylabel "calls this fast or faster (tail scale)"
+	# The fast rows meet between 20 and 200 ns on the log axis: the same
+	# quantiles without the forced-mmap row, p0 to p99, on linear axes.
+	fast=$CSV_DIR/lab2-fast.csv
+	# (--hide keeps each row's colour as in the full picture.)
+	awk '/^#/ || !h { if (!/^#/) h = 1; print; next }
+	     { if (match($0, /^"[^"]*",[0-9.]+,/)) { p = substr($0, 1, RLENGTH - 1); sub(/.*,/, "", p)
+	       if (p + 0 <= 99) print } }' "$csv" >"$fast" || fail "writing $fast"
+	draw plot-lab2-fast "$fast" --kind cdf --x ns --y pct --series label --mark p50,p90,p99 \
+		--hide "malloc 1 MiB (forced mmap)" \
+		--title "Lab 2 up close: the fast rows, p0 to p99" \
+		--xlabel "ns per call (linear; $VARIANCE_ITERS calls a row)" \
+		--ylabel "calls this fast or faster"
+}
 
 # ------------------------------------------------------------------ Lab 4
 # malloc + memset + free per frame, 8 to 40 MiB, plus the measured edge of
 # the cap: a 33550312-byte request still adapts, 33550320 (a mapping of
 # exactly 32 MiB) churns.  Tuned: the two MALLOC_*_ variables of make sizes.
-csv=$CSV_DIR/lab4.csv
-rm -f "$csv"
-sizes="$(for m in $(seq 8 2 40); do echo $((m << 20)); done; echo 33550312; echo 33550320)"
-sizes=$(echo "$sizes" | sort -n)
-n=$(echo "$sizes" | wc -l)
-i=0
-for s in $sizes; do
-	i=$((i + 1))
-	progress "Lab 4, size $i of $n: $s bytes"
-	add_rows "$csv" policy "untuned" ./frames --alloc memset --csv --size "$s" --frames "$FRAMES"
-	add_rows "$csv" policy "tuned (MALLOC_*_)" MALLOC_MMAP_THRESHOLD_=268435456 \
-		MALLOC_TRIM_THRESHOLD_=536870912 ./frames --alloc memset --csv --size "$s" \
-		--frames "$FRAMES"
-done
-draw plot-lab4-cap "$csv" --kind line --x size --y faults_per_frame --series policy \
-	--xbytes --logy --vline "33554432:32 MiB cap" \
-	--title "Lab 4: page faults per frame vs frame size ($FRAMES frames)" \
-	--xlabel "bytes per frame (malloc + memset + free)" \
-	--ylabel "minor faults per frame (log scale)"
+plot_lab4() {
+	csv=$CSV_DIR/lab4.csv
+	rm -f "$csv"
+	sizes="$(for m in $(seq 8 2 40); do echo $((m << 20)); done; echo 33550312; echo 33550320)"
+	sizes=$(echo "$sizes" | sort -n)
+	n=$(echo "$sizes" | wc -l)
+	i=0
+	for s in $sizes; do
+		i=$((i + 1))
+		progress "Lab 4, size $i of $n: $s bytes"
+		add_rows "$csv" policy "untuned" ./frames --alloc memset --csv --size "$s" --frames "$FRAMES"
+		add_rows "$csv" policy "tuned (MALLOC_*_)" MALLOC_MMAP_THRESHOLD_=268435456 \
+			MALLOC_TRIM_THRESHOLD_=536870912 ./frames --alloc memset --csv --size "$s" \
+			--frames "$FRAMES"
+	done
+	draw plot-lab4-cap "$csv" --kind line --x size --y faults_per_frame --series policy \
+		--xbytes --logy --vline "33554432:32 MiB cap" \
+		--title "Lab 4: page faults per frame vs frame size ($FRAMES frames)" \
+		--xlabel "bytes per frame (malloc + memset + free)" \
+		--ylabel "minor faults per frame (log scale)"
+}
 
 # ------------------------------------------------------------------ Lab 5
-csv=$CSV_DIR/lab5.csv
-rm -f "$csv"
-progress "Lab 5: one CPU, $BYTES a run"
-add_rows "$csv" cpus "1 CPU" ./yes --csv --bytes "$BYTES" --cpus 0,0
-if [ "$NCPU" -ge 2 ]; then
-	progress "Lab 5: two CPUs, $BYTES a run"
-	add_rows "$csv" cpus "2 CPUs" ./yes --csv --bytes "$BYTES" --cpus 0,1
-fi
-draw plot-lab5-pipe "$csv" --kind line --x size --y gib_per_s --series align --style cpus \
-	--median --logx --xbytes \
-	--title "Lab 5: write() into a pipe, GiB/s (median of each row's runs)" \
-	--xlabel "buffer size per write() (log scale)" --ylabel "GiB/s"
+plot_lab5() {
+	csv=$CSV_DIR/lab5.csv
+	rm -f "$csv"
+	progress "Lab 5: one CPU, $BYTES a run"
+	add_rows "$csv" cpus "1 CPU" ./yes --csv --bytes "$BYTES" --cpus 0,0
+	if [ "$NCPU" -ge 2 ]; then
+		progress "Lab 5: two CPUs, $BYTES a run"
+		add_rows "$csv" cpus "2 CPUs" ./yes --csv --bytes "$BYTES" --cpus 0,1
+	fi
+	draw plot-lab5-pipe "$csv" --kind line --x size --y gib_per_s --series align --style cpus \
+		--median --logx --xbytes \
+		--title "Lab 5: write() into a pipe, GiB/s (median of each row's runs)" \
+		--xlabel "buffer size per write() (log scale)" --ylabel "GiB/s"
+}
 
 # ------------------------------------------------------------------ Lab 6
 # RssAnon at the end of a run against threads, per policy: the defaults,
 # MALLOC_ARENA_MAX=2, and the defaults after malloc_trim(0).  ROUNDS
 # requests per thread (default 64 here).
-csv=$CSV_DIR/lab6.csv
-rm -f "$csv"
-for t in 1 2 4 8 16; do
-	progress "Lab 6: $t threads, three policies"
-	add_rows "$csv" policy "default" ./arenas --csv --threads "$t" --rounds "$ROUNDS"
-	add_rows "$csv" policy "MALLOC_ARENA_MAX=2" MALLOC_ARENA_MAX=2 ./arenas --csv \
-		--threads "$t" --rounds "$ROUNDS"
-	add_rows "$csv" policy "default + malloc_trim(0)" ./arenas --csv --trim --threads "$t" \
-		--rounds "$ROUNDS"
-done
-draw plot-lab6-rss "$csv" --kind line --x threads --y anon_end_kib --series policy --logx \
-	--title "Lab 6: resident anonymous memory vs threads ($ROUNDS requests a thread)" \
-	--xlabel "worker threads (log scale; the same requests and live set a thread)" \
-	--ylabel "RssAnon at the end of the run (KiB)"
+plot_lab6() {
+	csv=$CSV_DIR/lab6.csv
+	rm -f "$csv"
+	for t in 1 2 4 8 16; do
+		progress "Lab 6: $t threads, three policies"
+		add_rows "$csv" policy "default" ./arenas --csv --threads "$t" --rounds "$ROUNDS"
+		add_rows "$csv" policy "MALLOC_ARENA_MAX=2" MALLOC_ARENA_MAX=2 ./arenas --csv \
+			--threads "$t" --rounds "$ROUNDS"
+		add_rows "$csv" policy "default + malloc_trim(0)" ./arenas --csv --trim --threads "$t" \
+			--rounds "$ROUNDS"
+	done
+	draw plot-lab6-rss "$csv" --kind line --x threads --y anon_end_kib --series policy --logx \
+		--title "Lab 6: resident anonymous memory vs threads ($ROUNDS requests a thread)" \
+		--xlabel "worker threads (log scale; the same requests and live set a thread)" \
+		--ylabel "RssAnon at the end of the run (KiB)"
+}
 
-[ -t 2 ] && printf '\r\033[K' >&2
+# ------------------------------------------------------------ every lab
+# Each lab's pictures, by plot_ID or by its driver; then every picture its
+# row names must be there, new.
+while read -r id program driver more threads old plots rec knobs quick; do
+	for n in ${plots//,/ }; do rm -f "$PLOTS_DIR/plot-$id-$n.svg"; done
+	if declare -F "plot_$id" >/dev/null; then
+		"plot_$id"
+	else
+		progress "$id: tools/labs/$driver plot"
+		tools/labs/$driver plot >/dev/null || fail "tools/labs/$driver plot failed"
+	fi
+	for n in ${plots//,/ }; do
+		f=$PLOTS_DIR/plot-$id-$n.svg
+		[ -s "$f" ] || fail "$id drew no $f (tools/labs/registry names it)"
+		[[ " ${drawn[*]} " == *" $f "* ]] || drawn+=("$f")
+	done
+done <<<"$rows"
+
+progress
 for f in "${drawn[@]}"; do echo "wrote $f"; done
 [ "$NCPU" -ge 2 ] || echo "(one CPU online: Lab 5 has no two-CPU lines)"
 echo "CSV in $CSV_DIR/; $((SECONDS - T0)) s"

@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # tools/grading/autograder/build.sh - make autograder: build/autograder.zip for
 # Gradescope ("Configure Autograder", zip upload).  Its root holds the
 # kit's tracked files as they are now, setup.sh and run_autograder, and
 # kit-revisions.txt (this kit's history, so the grader can tell a known kit
 # revision without git).
-set -eu
+set -eu -o pipefail
 cd "$(dirname "$0")/../../.."
 command -v zip >/dev/null 2>&1 || { echo "autograder: zip is not installed (apt-get install zip)" >&2; exit 1; }
 git rev-parse --git-dir >/dev/null 2>&1 || { echo "autograder: not a git checkout: the zip holds the tracked files" >&2; exit 1; }
