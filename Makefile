@@ -159,7 +159,7 @@ help:
 # A lab that does not exist (make lab7, make lab9, make lab2-foo): one line
 # naming the labs this help lists, exit 2, instead of make's "No rule".
 lab%:
-	$(error no $@: labs are $(shell sed -n 's/^#   make \(lab[0-9]*\) .*/\1/p' Makefile) (see make help))
+	$(error no $@: labs are $(LAB_IDS) (see make help))
 
 # A knob must be a whole number from 1 to MAX, checked before anything
 # runs: $(call count,NAME,MAX) stops make with one line naming the knob.
