@@ -118,13 +118,14 @@ static double mean_request(const struct options *o)
 /*
  * Did a block come straight from mmap()?  Asked without reading outside
  * the block: malloc_usable_size() and the pointer's offset in its page
- * answer it, because glibc (malloc/malloc.c, 2.26 to 2.41 at least) gives
+ * answer it, because glibc (malloc/malloc.c, 2.26 to 2.43 at least) gives
  * the two kinds of chunk usable sizes that can never be equal:
  *   request2size(r) = max(MINSIZE, align_up(r + SIZE_SZ, MALLOC_ALIGNMENT))
  *   mmapped (sysmalloc_mmap): the mapping is align_up(nb + SIZE_SZ, page)
  *     bytes (plus MALLOC_ALIGN_MASK where the alignment exceeds the
  *     header, as on i386), the user pointer is MALLOC_ALIGNMENT bytes into
- *     it, and musable() gives chunksize - CHUNK_HDR_SZ = mapping - ALIGN;
+ *     it, and musable() gives chunksize - CHUNK_HDR_SZ = mapping - ALIGN
+ *     (2.43: mapping = align_up(nb + 16, page), usable = mapping - 16 - SIZE_SZ);
  *   heap: musable() gives chunksize - SIZE_SZ (the next chunk's prev_size
  *     field is usable), with nb <= chunksize < nb + MINSIZE: a free chunk
  *     is split unless the rest would be smaller than MINSIZE.
@@ -149,10 +150,15 @@ static uint64_t request2size(uint64_t r)
 	return nb < MINSIZE ? MINSIZE : nb;
 }
 
+/* 2.43 changed sysmalloc's mmap path: it maps the chunk plus 16 bytes and
+ * records a chunk 16 bytes short of the mapping, so the usable size is the
+ * mapping less 16 and less the size field (frames.c's model says the same). */
 static uint64_t mmapped_usable(uint64_t r)
 {
 	uint64_t extra = MALLOC_ALIGN == 2 * SIZE_SZ ? 0 : MALLOC_ALIGN - 1;
 
+	if (env_glibc_at_least(43))
+		return align_up(request2size(r) + 16, (uint64_t)page_bytes) - 16 - SIZE_SZ;
 	return align_up(request2size(r) + SIZE_SZ + extra, (uint64_t)page_bytes) - MALLOC_ALIGN;
 }
 

@@ -13,7 +13,16 @@
 #   tools/platforms/glibc.sh dir     SUITE    print the cache directory (no network)
 #
 # SUITE: bullseye (2.31), bookworm (2.36), trixie (2.41), sid (the newest),
-# or the version number 2.31, 2.36, 2.41 (newest = sid).
+# or the version number 2.31, 2.36, 2.41 (newest = sid); or 2.35 and 2.39,
+# the releases of Ubuntu 22.04 (Gradescope's default image) and 24.04
+# (GitHub's ubuntu-latest runner), which no Debian suite ships.
+#
+# 2.35 and 2.39 are not fetched: they are glibc built from the upstream
+# release tags, a folder each holding libc.so.6 and ld-linux-x86-64.so.2, in
+# $MALLOC_LABS_GLIBC_BUILDS/2.35 and /2.39 (default: ../shared/glibc beside
+# the kit, where the course's shared material keeps them).  Where that
+# folder is absent, fetch/prefix/version say so and exit 1, like an offline
+# fetch.  sysroot is for Debian suites only.
 #
 # Why a loader prefix works: ld.so can be run as a program; it then loads the
 # program named after it, and --library-path makes it take libc.so.6 from DIR
@@ -40,6 +49,7 @@ here=${BASH_SOURCE[0]%/*}
 . "$here/../lib/lib.sh" || exit 1
 prog=glibc.sh
 CACHE=${MALLOC_LABS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/malloc-labs}/glibc
+BUILDS=${MALLOC_LABS_GLIBC_BUILDS:-$(cd "$here/../.." && pwd)/../shared/glibc}
 
 usage() {
 	cat <<'EOF'
@@ -50,7 +60,9 @@ usage: tools/platforms/glibc.sh fetch|prefix|version|sysroot|dir SUITE
   sysroot SUITE  also unpack libc6-dev + linux-libc-dev; print the --sysroot dir
   dir SUITE      print SUITE's cache directory (no network)
 SUITE: bullseye (2.31), bookworm (2.36), trixie (2.41), sid (newest), or
-       2.31, 2.36, 2.41, newest.  Cache: $MALLOC_LABS_CACHE, else
+       2.31, 2.36, 2.41, newest; 2.35 and 2.39 (Ubuntu 22.04's and 24.04's
+       releases) from $MALLOC_LABS_GLIBC_BUILDS (default ../shared/glibc
+       beside the kit), never fetched.  Cache: $MALLOC_LABS_CACHE, else
        ${XDG_CACHE_HOME:-~/.cache}/malloc-labs.  Mirror: this system's apt
        sources, or $MALLOC_LABS_MIRROR.
 EOF
@@ -66,6 +78,7 @@ suite_of() {
 	bookworm | 2.36) echo bookworm ;;
 	trixie | 2.41) echo trixie ;;
 	sid | unstable | newest) echo sid ;;
+	2.35 | 2.39) echo "$1" ;;
 	*) return 1 ;;
 	esac
 }
@@ -83,8 +96,19 @@ loader_of() {
 	ls "$d"/ld-linux*.so.[0-9] 2>/dev/null | head -n 1
 }
 
+# A release built from its upstream tag (2.35, 2.39): its folder, checked.
+build_dir() {
+	local d=$BUILDS/$1
+	[ -f "$d/libc.so.6" ] && [ -f "$d/ld-linux-x86-64.so.2" ] ||
+		die "no glibc $1 build in $BUILDS/$1 (libc.so.6 and ld-linux-x86-64.so.2; set MALLOC_LABS_GLIBC_BUILDS)"
+	[ "$(uname -m)" = x86_64 ] || die "the glibc $1 build is for x86-64, not $(uname -m)"
+	echo "$d"
+}
+is_build() { case $1 in 2.35 | 2.39) return 0 ;; esac; return 1; }
+
 fetch() {
 	local suite=$1 dir=$CACHE/$1 tmp
+	if is_build "$suite"; then build_dir "$suite" >/dev/null; return; fi
 	if [ -f "$dir/root/.complete" ]; then return 0; fi
 	apt_setup "$suite" "$dir"
 	rm -f "$dir"/debs/libc6_*.deb
@@ -135,6 +159,21 @@ esac
 [ $# -eq 2 ] || bad_usage "$1 takes one SUITE"
 suite=$(suite_of "$2") || bad_usage "unknown SUITE '$2'"
 
+if is_build "$suite"; then
+	case $1 in
+	dir) echo "$BUILDS/$suite" ;;
+	fetch) fetch "$suite" ;;
+	prefix) d=$(build_dir "$suite") || exit 1; echo "$d/ld-linux-x86-64.so.2 --library-path $d" ;;
+	# The loader names its own release: "ld.so (GNU libc) stable release version 2.39."
+	version)
+		d=$(build_dir "$suite") || exit 1
+		"$d/ld-linux-x86-64.so.2" --version 2>/dev/null | sed -n '1s/.* version \([0-9.]*[0-9]\).*/\1/p' | grep . ||
+			die "the loader in $d does not say its version"
+		;;
+	sysroot) bad_usage "sysroot is for Debian suites; $suite is a build of the upstream tag" ;;
+	esac
+	exit
+fi
 case $1 in
 dir) echo "$CACHE/$suite" ;;
 fetch) fetch "$suite" ;;
