@@ -225,12 +225,15 @@ gv_tunables() {
 	local ver=$1 pfx=$2 loader=$3 t bad=() listed
 	listed=$("$loader" --list-tunables 2>/dev/null | sed -n 's/^\(glibc\.malloc\.[a-z_]*\):.*/\1/p')
 	[ -n "$listed" ] || { fail "glibc $ver: --list-tunables" "the loader listed no glibc.malloc tunable"; return; }
+	# The header says "no such tunable" or "not a tunable of glibc X.Y".
 	for t in $listed glibc.malloc.mmap_treshold glibc.malloc.arena_maximum; do
 		GLIBC_TUNABLES=$t=1 $pfx ./frames --env >"$TMP/gv.env" 2>&1
 		if grep -qx "$t" <<<"$listed"; then
-			! grep -q "^# warning: $t=1: no such tunable" "$TMP/gv.env" || bad+=("$t is listed, the header says no such tunable")
+			! grep -Eq "^# warning: $t=1: (no such tunable|not a tunable of)" "$TMP/gv.env" ||
+				bad+=("$t is listed, the header says it is not a tunable")
 		else
-			grep -q "^# warning: $t=1: no such tunable" "$TMP/gv.env" || bad+=("$t is not listed, the header does not say so")
+			grep -Eq "^# warning: $t=1: (no such tunable|not a tunable of glibc $ver)" "$TMP/gv.env" ||
+				bad+=("$t is not listed, the header does not say so")
 		fi
 	done
 	if [ ${#bad[@]} -eq 0 ]; then
