@@ -183,7 +183,7 @@ Each cell is measured here.  L1/L4 (frames): minor faults per frame, then
 frames from mmap (of $FRAMES); L3 (threads): requests served by mmap; L5 (yes):
 the buffer's address % page size; L6 (arenas): arenas malloc made.
 *  differs from the 2.36 column (a count, or faults per frame by > 5%).
-w  the loader printed a warning on stderr (2.40+: a value it rejected).
+w  the loader printed a warning on stderr (2.39 and newer: a value it rejected).
 Settings: vars = MALLOC_MMAP_THRESHOLD_=$THR MALLOC_TRIM_THRESHOLD_=$TRIM;
   tunables = the same two as glibc.malloc.* in GLIBC_TUNABLES; misspelt =
   mmap_treshold.  1 CPU = taskset -c 0.
