@@ -30,7 +30,7 @@
 #   make lab6-strace          mmap/munmap/madvise/brk: what malloc_trim calls
 #   make demo-strace          default vs tuned, side by side (80 columns)
 #   make plots                SVG pictures of Labs 1, 2, 4, 5, 6 in PLOTS_DIR
-#   make matrix               Lab 1 + 4 steps under glibc 2.31, 2.36, 2.41, newest
+#   make matrix               the labs' steps under glibc 2.31 to the newest
 #   make kernels              Lab 1 + 4 counts, submit and grade under Debian's
 #                             6.1 and 6.12 kernels in qemu, THP never/madvise/
 #                             always (minutes; fetched once, cached)
@@ -440,8 +440,9 @@ clean:
 # rebuilt against Debian bullseye's headers and libraries into
 # build/glibc-2.31/ (a binary built here needs GLIBC_2.34 and does not start
 # on 2.31); gcc only: clang would also look for libgcc_s in the sysroot.
-# matrix: Lab 1 and Lab 4 steps under 2.31, 2.36, 2.41 and the newest, one
-# table; FRAMES a step (default 4 here, not 100).
+# matrix: every lab's matrix steps (tools/grading/steps) under 2.31, 2.35,
+# 2.36, 2.39, 2.41 and the newest, one table; FRAMES a step (default 4 here,
+# not 100).  2.35 and 2.39 come from ../shared/glibc (tools/platforms/glibc.sh).
 OLD_GLIBC_CC ?= gcc
 MULTIARCH    := $(shell $(OLD_GLIBC_CC) -print-multiarch 2>/dev/null)
 OLD_LABS     := $(addprefix build/glibc-2.31/,$(LABS))
