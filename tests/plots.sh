@@ -46,6 +46,38 @@ l8check() {
 	else fail "$name: the axes hold every point" "$why"; fi
 }
 
+# l8close NAME FILE: every title line inside the picture (by plot's own
+# estimate of where it starts and ends, from a generous glyph width); the
+# axes not far past the data (a log axis ends within a 1-2-5 step of it,
+# 2.5x; a linear one within 35% of its length: one tick step and a little
+# room); and the largest y value below the top edge, not on the frame.
+# A CDF's y axis is 0-100% by design: only its x is checked.
+l8close() {
+	local name=$1 svg=$2 w bad
+	w=$(sed -n 's/^<svg [^>]* width="\([0-9]*\)".*/\1/p' "$svg")
+	bad=$(grep -o 'class="\(sub\)\{0,1\}title" data-x0="[^"]*" data-x1="[^"]*"' "$svg" |
+		awk -F'"' -v w="$w" '{ if (!($4 >= 0 && $6 <= w)) print $2 ": " $4 ".." $6 " of " w } END { if (!NR) print "no title" }')
+	if [ -z "$bad" ]; then pass "$name: the title fits the picture"
+	else fail "$name: the title fits the picture" "$bad"; fi
+	bad=
+	for ax in x y; do
+		local sc lo hi a b
+		sc=$(l8attr "$svg" ${ax}scale); lo=$(l8attr "$svg" ${ax}min); hi=$(l8attr "$svg" ${ax}max)
+		a=$(l8attr "$svg" axis-${ax}min); b=$(l8attr "$svg" axis-${ax}max)
+		case $sc in cat | tail | "") continue ;; esac
+		[ "$ax" = y ] && [ "$(l8attr "$svg" kind)" = cdf ] && continue
+		awk -v sc="$sc" -v lo="$lo" -v hi="$hi" -v a="$a" -v b="$b" -v ax="$ax" 'BEGIN {
+			if (sc == "lin") far = b - hi > 0.35 * (b - a) || (ax == "x" && lo - a > 0.35 * (b - a))
+			else far = b / hi > 2.5 + 1e-9 || (ax == "x" && lo / a > 2.5 + 1e-9)
+			exit !far }' && bad="$bad $ax: data $lo..$hi on an axis $a..$b ($sc);"
+		if [ "$ax" = y ] && ! awk -v hi="$hi" -v b="$b" 'BEGIN { exit !(hi < b) }'; then
+			bad="$bad y: the largest value $hi is on the top edge;"
+		fi
+	done
+	if [ -z "$bad" ]; then pass "$name: the axes end close to the data, the top point inside"
+	else fail "$name: the axes end close to the data, the top point inside" "$bad"; fi
+}
+
 # ------------------------------------------------------------ options
 "$P" --help >"$TMP/out" 2>"$TMP/err"
 if [ $? -eq 0 ] && grep -q '^usage: ' "$TMP/out" && [ ! -s "$TMP/err" ]; then
@@ -185,9 +217,41 @@ if PLOTS_DIR="$TMP/plots" FRAMES=2 VARIANCE_ITERS=2000 BYTES=512K \
 		"$(grep -c 'data-points="19"' "$TMP/plots/plot-lab4-cap.svg")" -eq 2
 	n5=8; [ "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)" -ge 2 ] || n5=4
 	l8check "plot lab5" "$TMP/plots/plot-lab5-pipe.svg" $n5
-	l8check "plot lab6" "$TMP/plots/plot-lab6-rss.svg" 3
-	cmp_num "plot lab6: 5 thread counts a policy" \
-		"$(grep -c 'data-points="5"' "$TMP/plots/plot-lab6-rss.svg")" -eq 3
+	l8check "plot lab6" "$TMP/plots/plot-lab6-rss.svg" 4
+	cmp_num "plot lab6: 5 thread counts a policy, and live" \
+		"$(grep -c 'data-points="5"' "$TMP/plots/plot-lab6-rss.svg")" -eq 4
+	for f in lab1-faults lab1-time lab2-latency lab2-fast lab4-cap lab5-pipe lab6-rss; do
+		l8close "plot $f" "$TMP/plots/plot-$f.svg"
+	done
+	# Lab 1's time: linear from 0 (a bar twice as tall took twice as long),
+	# the corrupt runs outlined as on the faults picture.
+	if [ "$(l8attr "$TMP/plots/plot-lab1-time.svg" yscale)" = lin ] &&
+	   [ "$(l8attr "$TMP/plots/plot-lab1-time.svg" axis-ymin)" = 0 ]; then
+		pass "plot lab1 time: a linear axis from 0"
+	else
+		fail "plot lab1 time: a linear axis from 0" \
+			"$(l8attr "$TMP/plots/plot-lab1-time.svg" yscale) from $(l8attr "$TMP/plots/plot-lab1-time.svg" axis-ymin)"
+	fi
+	cmp_num "plot lab1 time: a red outline for each run with corrupt pixels ($n)" \
+		"$(grep -c 'class="flag"' "$TMP/plots/plot-lab1-time.svg")" -eq "$n"
+	# Lab 4: frames' prediction beside every measured point, the edge named.
+	cmp_num "plot lab4: a prediction ring on each of the 38 points" \
+		"$(grep -c '<circle class="ref"' "$TMP/plots/plot-lab4-cap.svg")" -eq 38
+	grep -q 'class="subtitle".*33,550,312 B adapts, 33,550,320 B' "$TMP/plots/plot-lab4-cap.svg" &&
+		pass "plot lab4: the measured edge is named beside the cap" ||
+		fail "plot lab4: the measured edge is named beside the cap" "no subtitle naming it"
+	# Lab 5 says what its 1 CPU and 2 CPUs lines are.
+	grep -q 'class="subtitle".*1 CPU: .*2 CPUs: ' "$TMP/plots/plot-lab5-pipe.svg" &&
+		pass "plot lab5: says what 1 CPU and 2 CPUs mean" ||
+		fail "plot lab5: says what 1 CPU and 2 CPUs mean" "no subtitle explaining them"
+	# Lab 6: live bytes beside resident memory, at every thread count.
+	if grep -q 'data-name="live (held by the threads)" data-points="5"' "$TMP/plots/plot-lab6-rss.svg" &&
+	   grep -q 'data-name="default" data-points="5"' "$TMP/plots/plot-lab6-rss.svg"; then
+		pass "plot lab6: live bytes drawn beside resident memory"
+	else
+		fail "plot lab6: live bytes drawn beside resident memory" \
+			"$(grep -o 'data-name="[^"]*" data-points="[0-9]*"' "$TMP/plots/plot-lab6-rss.svg" | tr '\n' ' ')"
+	fi
 	grep -q '<title># \|<title>glibc' "$TMP/plots/plot-lab4-cap.svg" &&
 		pass "plot lab4: the environment line is the <title>" ||
 		fail "plot lab4: the environment line is the <title>" "$(grep -m1 '<title>' "$TMP/plots/plot-lab4-cap.svg")"
@@ -236,3 +300,30 @@ if awk -v a="$(l8attr "$TMP/l8one.svg" axis-ymin)" 'BEGIN { exit !(a != "" && a 
 else
 	fail "plot: a log bar of 1 starts below the axis floor" "axis-ymin $(l8attr "$TMP/l8one.svg" axis-ymin)"
 fi
+
+# Axes end near the data: 1..16 on a log axis ends at 20 (1-2-5), in
+# powers of two (--logx2) at 16; a largest y on a tick gets a step above it.
+printf 't,v\n1,5\n2,7\n4,9\n8,11\n16,13\n' >"$TMP/l8t.csv"
+"$P" --x t --y v --logx "$TMP/l8t.csv" >"$TMP/l8t10.svg" 2>"$TMP/err"
+"$P" --x t --y v --logx2 "$TMP/l8t.csv" >"$TMP/l8t2.svg" 2>>"$TMP/err"
+if [ "$(printf '%.0f' "$(l8attr "$TMP/l8t10.svg" axis-xmax)")" = 20 ] &&
+   [ "$(l8attr "$TMP/l8t2.svg" axis-xmax)" = 16 ] && [ "$(l8attr "$TMP/l8t2.svg" xscale)" = log2 ] &&
+   awk -v b="$(l8attr "$TMP/l8t2.svg" axis-ymax)" 'BEGIN { exit !(b > 13) }'; then
+	pass "plot: log axes end at the next 1-2-5 (20) or power of 2 (16); the top y is inside"
+else
+	fail "plot: axis ends" "log10 x to $(l8attr "$TMP/l8t10.svg" axis-xmax), log2 x to $(l8attr "$TMP/l8t2.svg" axis-xmax), y to $(l8attr "$TMP/l8t2.svg" axis-ymax)"
+fi
+# A title far wider than the picture shrinks and moves in; --also adds one
+# series (the median where rows share an x), coloured after the others.
+long=$(printf 'a very long title %.0s' 1 2 3 4 5 6)
+printf 'x,y,p,live\n1,10,a,2\n1,12,b,4\n2,20,a,3\n2,22,b,3\n' |
+	"$P" --x x --y y --series p --also "live:live" --title "$long" --subtitle "$long" >"$TMP/l8w.svg" 2>"$TMP/err"
+l8close "plot: an over-long title and subtitle" "$TMP/l8w.svg"
+if grep -q 'data-name="live" data-points="2"' "$TMP/l8w.svg" &&
+   [ "$(l8attr "$TMP/l8w.svg" ymin)" = 2 ]; then
+	pass "plot --also: one more series, the median (lower middle) of rows sharing an x"
+else
+	fail "plot --also" "$(grep -o 'data-name="[^"]*" data-points="[0-9]*"' "$TMP/l8w.svg" | tr '\n' ' ') ymin $(l8attr "$TMP/l8w.svg" ymin)"
+fi
+check_usage_error "plot: --also outside lines is refused" "$P" --x a --y b --kind bars --also b:x "$TMP/l8ab.csv"
+check_usage_error "plot: --dodge out of range" "$P" --x a --y b --dodge 99 "$TMP/l8ab.csv"

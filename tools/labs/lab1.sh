@@ -216,6 +216,19 @@ step8() {
 		if (fd > ft && D[1] > T[1])
 			printf "  time per extra fault:       %.2f us ((default - tuned) / (faults" \
 			       " saved))\n", (D[1] - T[1]) / (fd - ft) * 1e6
+		# A range wider than a tenth of its median: the rounds disagree,
+		# so the ratios above are mostly noise.
+		noisy("default", D); noisy("tuned", T); noisy("floor", O)
+		if (flagged)
+			printf "  Re-run make step8 when the machine is quieter (other programs closed;\n" \
+			       "  tools/labs/pin.sh lists what adds noise) before you trust a ratio.\n"
+	}
+	function noisy(name, V) {
+		if (V[1] > 0 && V[3] - V[2] > 0.1 * V[1]) {
+			printf "  noisy: %s spread %.3f-%.3f s, %.0f%% of its median (over 10%%)\n",
+			       name, V[2], V[3], (V[3] - V[2]) / V[1] * 100
+			flagged = 1
+		}
 	}'
 	note "What sets the ratios: the default pays a fault for every page of every" \
 	     "frame (and the kernel zeroes each page); tuned pays them once and then a" \

@@ -29,8 +29,10 @@ NAMES=("default" "tcache_count=0" "tcache_count=0:arena_max=1")
 scratch_dir
 mkdir -p "$RUN" 2>/dev/null && : 2>/dev/null >"$DETAIL" ||
 	die "cannot write '$DETAIL' (read-only directory? set RUN_DIR)"
-echo "malloc(32 B) + touch + free, $ITERS times per thread, 1 thread and 2, three ways:"
-echo "  default                     tcache (per-thread cache, no lock), an arena a thread"
+echo "malloc(32 B) + touch + free, $ITERS times a thread, 1 thread and 2,"
+echo "three ways:"
+echo "  default                     tcache (a per-thread cache, no lock), an arena"
+echo "                              a thread"
 echo "  tcache_count=0              no tcache: every call takes its arena's lock"
 echo "  tcache_count=0:arena_max=1  no tcache, one arena: two threads share one lock"
 n=0
@@ -75,8 +77,8 @@ awk 'FNR == 1 { f++ } /^malloc 32 B/ { m[f] = $(NF-2) }
 echo "Every line of the six runs: $DETAIL"
 echo
 echo "Read it: one thread barely notices either setting (glibc skips the arena lock"
-echo "while a process has one thread).  At two, without the tcache each call takes its"
-echo "arena's lock, and with one arena both threads queue on that one lock: p90 and the"
-echo "mean jump.  If p90 stays at p50 with two threads, they rarely ran at once (a busy"
-echo "machine): rerun.  MALLOC_ARENA_MAX=1 is arena_max's other spelling; tcache_count"
-echo "has none."
+echo "while a process has one thread).  At two, without the tcache each call takes"
+echo "its arena's lock, and with one arena both threads queue on that one lock: p90"
+echo "and the mean jump.  If p90 stays at p50 with two threads, they rarely ran at"
+echo "once (a busy machine): rerun.  MALLOC_ARENA_MAX=1 is arena_max's other"
+echo "spelling; tcache_count has none."

@@ -91,8 +91,9 @@ tunables() {
 	local n setting
 	n=$(frames_for 100)
 	echo "The 34 MiB row (above the dynamic threshold's 32 MiB cap) three ways: untuned,"
-	echo "the two MALLOC_*_ variables, the same two settings as GLIBC_TUNABLES.  Each run's"
-	echo "'# set:' lines say what it set; 'from mmap' and 'minor faults' what it did."
+	echo "the two MALLOC_*_ variables, the same two settings as GLIBC_TUNABLES.  Each"
+	echo "run's '# set:' lines say what it set; 'from mmap' and 'minor faults' what it"
+	echo "did."
 	for setting in "" "$ENVVARS" "$TUNABLES"; do
 		# shellcheck disable=SC2086
 		show $setting ./frames --alloc memset --size 34M --frames "$n"
@@ -112,8 +113,9 @@ strace_rows() {
 	if ! strace_works; then echo "$prog: skipped: $STRACE_WHY"; return 0; fi
 	n=$(frames_for 100)
 	for size in 30M 34M; do
-		printf '\n$ strace -f -c -e trace=brk,mmap,munmap ./frames --alloc memset --size %s --frames %s\n' \
-			"$size" "$n"
+		echo
+		show_cmd strace -f -c -e trace=brk,mmap,munmap ./frames --alloc memset --size "$size" \
+			--frames "$n"
 		strace -f -c -e trace=brk,mmap,munmap -o "$TMPD/$size.strace" \
 			./frames --alloc memset --size "$size" --frames "$n" >"$TMPD/$size.out" ||
 			die "the run failed under strace: ./frames --alloc memset --size $size"
@@ -129,10 +131,13 @@ strace_rows() {
 			"$(awk '{ l = $0; sub(/^ +/, "", l) } l ~ /^minor faults:/ { print $3 }' "$TMPD/$size.out")"
 	done
 	echo
-	echo "Read it: a few mmap calls are the loader's and libc's at start-up.  At 30 MiB one"
-	echo "more mmap and munmap serve the whole run (the first frame; its free() raises the"
-	echo "threshold).  At 34 MiB every frame adds one mmap and one munmap: the threshold"
-	echo "cannot rise to 34 MiB, so malloc() maps each frame and free() unmaps it."
+	echo "Read it: a few mmap calls are the loader's and libc's at start-up.  At 30 MiB"
+	echo "one more mmap and munmap serve the whole run (the first frame; its free()"
+	echo "raises the threshold).  At 34 MiB every frame adds one mmap and one munmap: the"
+	echo "threshold cannot rise to 34 MiB, so malloc() maps each frame and free() unmaps"
+	echo "it."
+	echo "Count the calls; ignore strace's time columns: strace stops the program at"
+	echo "every traced call, so its times are strace's, not malloc's."
 }
 
 ./frames --env || die "./frames --env failed"

@@ -18,8 +18,9 @@
  * the picture says how many were.
  *
  * Look at: the data-* attributes of <g class="plot-area">: the range of
- * the data drawn and the range of the axes, so a test can check that the
- * axes hold every point.  Each series is one <g class="series">.
+ * the data drawn, the range and scale of the axes, so a test can check
+ * that the axes hold every point and end close to it; and data-x0/x1 on
+ * the title, where it is estimated to start and end.  Each series is one <g class="series">.
  */
 #include "../include/bench.h"
 
@@ -34,7 +35,9 @@
 #define FONT 16                 /* px: tick labels, legend, axis titles */
 #define FONT_SMALL 14           /* px: footer and value labels; still readable projected */
 #define FONT_TITLE 22
+#define FONT_TITLE_MIN 14       /* a long title shrinks to fit, down to this */
 #define CHAR_W 0.56             /* average glyph width of sans-serif, in em */
+#define CHAR_W_BOLD 0.64        /* the same in bold, rounded up: a title must fit */
 
 /* Okabe and Ito's colour-blind-safe palette, darkest first; the sky blue
  * comes after black (next to the blue, two blues read as one), the yellow
@@ -79,8 +82,10 @@ struct vline {
 };
 
 /* One axis: the transform, its range in transformed units, its ticks. */
+enum scale { A_LIN, A_LOG10, A_LOG2, A_TAIL, A_CAT };
+static const char *const scale_names[] = { "lin", "log10", "log2", "tail", "cat" };
 struct axis {
-	enum { A_LIN, A_LOG10, A_LOG2, A_TAIL, A_CAT } type;
+	enum scale type;
 	int bytes;              /* tick labels as KiB/MiB/GiB */
 	int percent;            /* tick labels as percentages (CDF fraction) */
 	double lo, hi;          /* transformed range */
@@ -95,12 +100,15 @@ struct axis {
 
 struct options {
 	const char *file, *x, *y, *series, *style;
-	const char *title, *xlabel, *ylabel;
-	const char *ref, *ref_label;     /* --ref COL:LABEL (bars) */
+	const char *title, *subtitle, *xlabel, *ylabel;
+	const char *ref, *ref_label;     /* --ref COL:LABEL (bars, lines, points) */
+	const char *also, *also_label;   /* --also COL:LABEL (lines, points) */
 	const char *flag, *flag_text;    /* --flag COL:TEXT (bars) */
 	const char *hide;                /* --hide NAME: a series read, not drawn */
 	enum kind kind;
 	int logx, logy, xbytes, median;
+	int log2x;                       /* --logx2: powers of 2 on a log x axis */
+	double dodge;                    /* --dodge PX: series i moved sideways */
 	struct vline vl[MAX_VLINES];
 	size_t nvl;
 	double mark[MAX_MARKS];
@@ -128,14 +136,21 @@ static void usage(FILE *f)
 "                    cdf with --y: precomputed quantiles, y in percent\n"
 "  --median          several y at one x in a series: draw their median\n"
 "                    (the lower middle one: a value that was measured)\n"
-"  --logx, --logy    log axes (powers of 10; of 2 with --xbytes);\n"
+"  --logx, --logy    log axes (1, 2, 5 x powers of 10; of 2 with --xbytes);\n"
+"  --logx2           a log x axis in powers of 2 (1, 2, 4, 8, 16 threads)\n"
 "                    cdf --logy: a tail axis at 90%%, 99%%, 99.9%%, ...\n"
 "  --xbytes          x values are bytes: ticks labelled KiB/MiB/GiB\n"
 "  --title T, --xlabel T, --ylabel T   texts (put units in the labels)\n"
+"  --subtitle T      a smaller line under the title (what a legend means)\n"
 "  --vline X:LABEL   a vertical marker at X (K/M/G suffixes; repeatable)\n"
 "  --mark LIST       cdf: mark quantiles, e.g. p50,p99,p99.9\n"
-"  --ref COL:LABEL   bars: a black tick across each bar at COL's value (a\n"
-"                    prediction), named LABEL in the legend\n"
+"  --ref COL:LABEL   a black tick across each bar (lines: a black ring at\n"
+"                    each point's x) at COL's value (a prediction), named\n"
+"                    LABEL in the legend\n"
+"  --also COL:LABEL  lines: one more series, LABEL, of COL against x (the\n"
+"                    median where rows share an x), e.g. live bytes\n"
+"  --dodge PX        lines, cdf: move series i sideways by PX pixels a\n"
+"                    series, so lines on the same values stay apart\n"
 "  --flag COL:TEXT   bars: a bar whose COL is not 0 is outlined in red and\n"
 "                    labelled \"VALUE TEXT\" (e.g. corrupt pixels)\n"
 "  --hide NAME       the series NAME keeps its colour but is not drawn (a\n"
@@ -571,44 +586,89 @@ static void value_label(const struct axis *a, double v, char *buf, size_t len)
 		fmt_num(buf, len, v);
 }
 
+/* The nearest of 1, 2 and 5 times a power of ten at or above v (up) or at
+ * or below it: where a log10 axis ends, close to its data. */
+static double nice_125(double v, int up)
+{
+	static const double m[] = { 1, 2, 5, 10 };
+	double p = pow(10, floor(log10(v)));
+
+	if (up) {
+		for (int i = 0; i < 4; i++)
+			if (m[i] * p >= v * (1 - 1e-12))
+				return m[i] * p;
+		return 10 * p;
+	}
+	for (int i = 3; i >= 0; i--)
+		if (m[i] * p <= v * (1 + 1e-12))
+			return m[i] * p;
+	return p;
+}
+
 /* Range and ticks.  Linear: a 1-2-5 step (a power of two for bytes) giving
- * at most 8 intervals, the ends rounded out to it.  Log: whole powers of
- * ten (or two) around the data, thinned when there are many.  `base0`
- * makes a linear axis include 0 (bars start there). */
-static void make_axis(struct axis *a, int base0)
+ * at most 8 intervals, the ends rounded out to it.  Log10: from the 1, 2 or
+ * 5 times a power of ten below the data to the one above it, ticked at
+ * powers (thinned when there are many) and their 2..9 multiples.  Log2:
+ * whole powers of two.  `base0` makes a linear axis include 0 (bars start
+ * there); `headroom` keeps the largest value off the top edge, where it
+ * would sit on the frame. */
+static void make_axis(struct axis *a, int base0, int headroom)
 {
 	char buf[24];
 	double lo = a->dmin, hi = a->dmax;
 
 	a->nticks = 0;
-	if (a->type == A_LOG10 || a->type == A_LOG2) {
-		double b = a->type == A_LOG10 ? 10 : 2;
-		double l = floor(fwd(a, lo)), h = ceil(fwd(a, hi));
+	if (a->type == A_LOG2) {
+		double l = floor(log2(lo)), h = ceil(log2(hi));
 		int every = 1;
 
-		/* A bar starts at the bottom of the axis: keep the smallest one
-		 * visible even when it is an exact power. */
-		if (base0 && l == fwd(a, lo))
+		if ((base0 && l == log2(lo)) || h == l)
 			l--;
-		if (h == l)
-			h = l + 1;
+		if (headroom && h == log2(hi))
+			h++;
 		while ((h - l) / every > 10)
 			every++;
 		a->lo = l;
 		a->hi = h;
 		for (double e = l; e <= h; e++) {
-			int major = ((long)(e - l)) % every == 0;
+			value_label(a, exp2(e), buf, sizeof buf);
+			add_tick(a, e, buf, ((long)(e - l)) % every == 0);
+		}
+		return;
+	}
+	if (a->type == A_LOG10) {
+		double top = nice_125(hi, 1), bottom = nice_125(lo, 0), span;
+		int every = 1;
 
-			value_label(a, pow(b, e), buf, sizeof buf);
-			add_tick(a, e, buf, major);
+		/* A bar starts at the bottom of the axis: keep the smallest one
+		 * visible even when it is exactly where the axis would start. */
+		if (base0 && bottom >= lo * (1 - 1e-12))
+			bottom = nice_125(bottom * 0.99, 0);
+		if ((headroom && top <= hi * (1 + 1e-12)) || top <= bottom)
+			top = nice_125(top * 1.01, 1);
+		a->lo = log10(bottom);
+		a->hi = log10(top);
+		span = a->hi - a->lo;
+		while (span / every > 10)
+			every++;
+		for (double e = floor(a->lo + 1e-9); e <= a->hi + 1e-9; e++) {
+			int major = ((long)e) % every == 0;
+
+			if (e >= a->lo - 1e-9) {
+				value_label(a, pow(10, e), buf, sizeof buf);
+				add_tick(a, e, buf, major);
+			}
 			/* Minor ticks: 2..9 x 10^e; over two decades or less, 2 and 5
 			 * get labels too, or the axis would have only two numbers. */
-			if (b == 10 && e < h && h - l <= 6)
+			if (span <= 6)
 				for (int m = 2; m <= 9; m++) {
-					int lab = h - l <= 2 && (m == 2 || m == 5);
+					double t = e + log10(m);
+					int lab = span <= 2 && (m == 2 || m == 5);
 
-					value_label(a, m * pow(b, e), buf, sizeof buf);
-					add_tick(a, e + log10(m), lab ? buf : "", lab);
+					if (t < a->lo - 1e-9 || t > a->hi + 1e-9)
+						continue;
+					value_label(a, m * pow(10, e), buf, sizeof buf);
+					add_tick(a, t, lab ? buf : "", lab);
 				}
 		}
 		return;
@@ -664,6 +724,8 @@ static void make_axis(struct axis *a, int base0)
 		}
 		a->lo = floor(lo / step) * step;
 		a->hi = ceil(hi / step) * step;
+		if (headroom && !a->percent && a->hi - a->dmax < 0.03 * (a->hi - a->lo))
+			a->hi += step;
 		for (double v = a->lo; v <= a->hi + step / 2; v += step) {
 			double vv = fabs(v) < step / 1e6 ? 0 : v;
 
@@ -900,6 +962,8 @@ static void draw_series(const struct frame *f, const struct options *o,
 	for (size_t i = 0; i < ns; i++) {
 		const struct series *s = &ss[i];
 		const char *col = palette[s->colour % NPALETTE];
+		/* --dodge: series i sideways by its place from the middle one */
+		const double dx = o->dodge * ((double)i - (double)(ns - 1) / 2);
 		char name[256];
 
 		printf("<g class=\"series\" data-name=\"");
@@ -945,7 +1009,7 @@ static void draw_series(const struct frame *f, const struct options *o,
 			/* Points closer than half a pixel to the last one drawn add
 			 * nothing visible; the last point is always drawn. */
 			for (size_t k = 0; k < s->n; k++) {
-				double x = px(f, s->x[k]), y = py(f, s->y[k]);
+				double x = px(f, s->x[k]) + dx, y = py(f, s->y[k]);
 
 				if (k && k + 1 < s->n && fabs(x - lx) < 0.5 && fabs(y - ly) < 0.5)
 					continue;
@@ -960,8 +1024,15 @@ static void draw_series(const struct frame *f, const struct options *o,
 			printf("\"/>\n");
 		}
 		if (o->kind == K_LINE || o->kind == K_POINTS)
-			for (size_t k = 0; k < s->n; k++)
-				marker(s->colour, px(f, s->x[k]), py(f, s->y[k]), col);
+			for (size_t k = 0; k < s->n; k++) {
+				marker(s->colour, px(f, s->x[k]) + dx, py(f, s->y[k]), col);
+				/* --ref: the prediction as a black ring at the same x */
+				if (o->ref && !isnan(s->ref[k]) && drawable(f->ya, s->ref[k]))
+					printf("<circle class=\"ref\" data-value=\"%.17g\" cx=\"%.1f\" "
+					       "cy=\"%.1f\" r=\"9\" fill=\"none\" stroke=\"#111\" "
+					       "stroke-width=\"2\"/>\n", s->ref[k], px(f, s->x[k]) + dx,
+					       py(f, s->ref[k]));
+			}
 		if (o->kind == K_CDF)
 			for (size_t m = 0; m < o->nmarks; m++)
 				for (size_t k = 0; k < s->n; k++)
@@ -969,7 +1040,7 @@ static void draw_series(const struct frame *f, const struct options *o,
 						printf("<circle class=\"mark\" data-q=\"%s\" data-x=\"%.17g\" "
 						       "cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"%s\" "
 						       "stroke=\"white\" stroke-width=\"1.5\"/>\n",
-						       o->mark_name[m], s->x[k], px(f, s->x[k]),
+						       o->mark_name[m], s->x[k], px(f, s->x[k]) + dx,
 						       py(f, s->y[k]), col);
 						break;
 					}
@@ -1036,8 +1107,12 @@ static void draw_legend(double x, double y, const struct options *o,
 	if (o->ref) {
 		double ey = y + 26.0 * (double)ns;
 
-		printf("<g class=\"legend-ref\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-		       "y2=\"%.1f\" stroke=\"#111\" stroke-width=\"3\"/>", x - 2, ey, x + 26, ey);
+		if (o->kind == K_BARS)
+			printf("<g class=\"legend-ref\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			       "y2=\"%.1f\" stroke=\"#111\" stroke-width=\"3\"/>", x - 2, ey, x + 26, ey);
+		else
+			printf("<g class=\"legend-ref\"><circle cx=\"%.1f\" cy=\"%.1f\" r=\"9\" "
+			       "fill=\"none\" stroke=\"#111\" stroke-width=\"2\"/>", x + 15, ey);
 		printf("<text x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"middle\">", x + 38, ey);
 		xml(o->ref_label);
 		printf("</text></g>\n");
@@ -1098,7 +1173,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 {
 	enum { O_X = 256, O_Y, O_SERIES, O_STYLE, O_KIND, O_LOGX, O_LOGY, O_XBYTES,
 	       O_TITLE, O_XLABEL, O_YLABEL, O_VLINE, O_MARK, O_WIDTH, O_HEIGHT, O_MEDIAN,
-	       O_REF, O_FLAG, O_HIDE };
+	       O_REF, O_FLAG, O_HIDE, O_SUBTITLE, O_LOGX2, O_ALSO, O_DODGE };
 	static const struct option opts[] = {
 		{ "x",      required_argument, NULL, O_X },
 		{ "y",      required_argument, NULL, O_Y },
@@ -1117,6 +1192,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "ref",    required_argument, NULL, O_REF },
 		{ "flag",   required_argument, NULL, O_FLAG },
 		{ "hide",   required_argument, NULL, O_HIDE },
+		{ "subtitle", required_argument, NULL, O_SUBTITLE },
+		{ "logx2",  no_argument,       NULL, O_LOGX2 },
+		{ "also",   required_argument, NULL, O_ALSO },
+		{ "dodge",  required_argument, NULL, O_DODGE },
 		{ "width",  required_argument, NULL, O_WIDTH },
 		{ "height", required_argument, NULL, O_HEIGHT },
 		BENCH_OPTIONS_END,
@@ -1165,6 +1244,14 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case O_REF: split_pair(optarg, "--ref", &o->ref, &o->ref_label); break;
 		case O_FLAG: split_pair(optarg, "--flag", &o->flag, &o->flag_text); break;
 		case O_HIDE: o->hide = optarg; break;
+		case O_SUBTITLE: o->subtitle = optarg; break;
+		case O_LOGX2: o->logx = o->log2x = 1; break;
+		case O_ALSO: split_pair(optarg, "--also", &o->also, &o->also_label); break;
+		case O_DODGE:
+			if (bench_parse_u64(optarg, 0, 20, &v))
+				bad_usage(usage, "--dodge wants 0 to 20 pixels, not '%s'", optarg);
+			o->dodge = (double)v;
+			break;
 		case O_WIDTH:
 			if (bench_parse_u64(optarg, 320, 4000, &v))
 				bad_usage(usage, "--width wants 320 to 4000 pixels, not '%s'", optarg);
@@ -1191,8 +1278,14 @@ static void parse_args(int argc, char **argv, struct options *o)
 		bad_usage(usage, "--mark is for --kind cdf");
 	if (o->median && o->kind == K_CDF)
 		bad_usage(usage, "--median does not apply to --kind cdf");
-	if ((o->ref || o->flag) && (o->kind != K_BARS || o->median))
-		bad_usage(usage, "--ref and --flag are for --kind bars, one row a bar (no --median)");
+	if (o->flag && (o->kind != K_BARS || o->median))
+		bad_usage(usage, "--flag is for --kind bars, one row a bar (no --median)");
+	if (o->ref && (o->kind == K_CDF || o->median))
+		bad_usage(usage, "--ref is for bars, lines and points, one row a point (no --median)");
+	if (o->also && o->kind != K_LINE && o->kind != K_POINTS)
+		bad_usage(usage, "--also is for --kind line or points");
+	if (o->dodge && o->kind != K_LINE && o->kind != K_CDF)
+		bad_usage(usage, "--dodge is for --kind line or cdf");
 	if (o->kind == K_BARS && (o->logx || o->xbytes || o->nvl))
 		bad_usage(usage, "--kind bars has categories on x: no --logx, --xbytes or --vline");
 }
@@ -1220,7 +1313,8 @@ static void read_points(struct plot *p)
 	const struct options *o = &p->o;
 	struct table *t = &p->t;
 	const char **names = NULL, **styles = NULL;
-	size_t nnames = 0, nstyles = 0, cx, cy = 0, cs = 0, ct = 0, cr = 0, cf = 0;
+	size_t nnames = 0, nstyles = 0, cx, cy = 0, cs = 0, ct = 0, cr = 0, cf = 0, ca = 0;
+	struct series also = { 0 };     /* --also's points, a series once all are read */
 
 	read_csv(o->file, t);
 	cx = column(t, o->x, "--x");
@@ -1234,6 +1328,8 @@ static void read_points(struct plot *p)
 		cr = column(t, o->ref, "--ref");
 	if (o->flag)
 		cf = column(t, o->flag, "--flag");
+	if (o->also)
+		ca = column(t, o->also, "--also");
 	for (size_t r = 0; r < t->nrows; r++) {
 		char **row = t->cell + r * t->ncols;
 		const char *name = o->series ? row[cs] : o->y ? t->head[cy] : t->head[cx];
@@ -1263,6 +1359,16 @@ static void read_points(struct plot *p)
 			y /= 100;
 		}
 		push(s, x, y, o->ref ? cell_number(t, r, cr) : NAN, o->flag ? cell_number(t, r, cf) : 0);
+		if (o->also)
+			push(&also, x, cell_number(t, r, ca), NAN, 0);
+	}
+	/* --also comes last, so the other series keep their colours. */
+	if (o->also) {
+		struct series *s = find_series(&p->ss, &p->ns, o->also_label, NULL, &names, &nnames,
+					       &styles, &nstyles);
+
+		also.name = s->name, also.colour = s->colour;
+		*s = also;
 	}
 	for (size_t i = 0; i < p->ns; i++) {
 		struct series *s = &p->ss[i];
@@ -1273,7 +1379,7 @@ static void read_points(struct plot *p)
 				s->y[k] = (double)(k + 1) / (double)s->n;
 		} else if (o->kind == K_CDF) {
 			sort_points(s, 1);
-		} else if (o->median) {
+		} else if (o->median || (o->also && !strcmp(s->name, o->also_label))) {
 			reduce_median(s);
 		} else if (o->kind == K_LINE || o->kind == K_BARS) {
 			sort_points(s, 0);
@@ -1302,7 +1408,8 @@ static void build_axes(struct plot *p)
 	const struct options *o = &p->o;
 	struct axis *xa = &p->xa, *ya = &p->ya;
 
-	xa->type = o->kind == K_BARS ? A_CAT : o->logx ? (o->xbytes ? A_LOG2 : A_LOG10) : A_LIN;
+	xa->type = o->kind == K_BARS ? A_CAT
+		 : o->logx ? (o->xbytes || o->log2x ? A_LOG2 : A_LOG10) : A_LIN;
 	xa->bytes = o->xbytes;
 	if (o->kind == K_CDF) {
 		ya->type = o->logy ? A_TAIL : A_LIN;
@@ -1347,9 +1454,9 @@ static void build_axes(struct plot *p)
 		xa->lo = 0;
 		xa->hi = (double)p->ncat;
 	} else {
-		make_axis(xa, 0);
+		make_axis(xa, 0, o->kind == K_CDF);     /* a CDF's last step off the edge */
 	}
-	make_axis(ya, o->kind == K_BARS);
+	make_axis(ya, o->kind == K_BARS, o->kind != K_CDF);
 }
 
 /* Layout, from the outside in: legend, y labels, footer, then the frame. */
@@ -1377,7 +1484,7 @@ static void lay_out(struct plot *p)
 	if (p->t.env)
 		p->nfoot = wrap(p->t.env, (size_t)((o->width - 20) / (FONT_SMALL * CHAR_W)),
 				p->foot, sizeof p->foot, 4);
-	top = o->title ? FONT_TITLE + 28 : FONT + 10;
+	top = (o->title ? FONT_TITLE + 28 : FONT + 10) + (o->subtitle ? FONT + 8 : 0);
 	bottom = FONT + 14 + (o->xlabel ? FONT + 14 : 0) +
 		 (double)p->nfoot * (FONT_SMALL + 5) + (p->dropped ? FONT_SMALL + 5 : 0) + 8;
 	if (o->kind == K_BARS)
@@ -1389,6 +1496,44 @@ static void lay_out(struct plot *p)
 	if (p->f.x1 - p->f.x0 < 120 || p->f.y1 - p->f.y0 < 100)
 		bad_usage(usage, "--width %u --height %u leave no room for the plot",
 			  o->width, o->height);
+}
+
+/* A title line: centred over the plot area, moved in from an edge it would
+ * cross, shrunk (down to FONT_TITLE_MIN) when wider than the picture, and
+ * cut short with an ellipsis if even that is too wide.
+ * data-x0 and data-x1 are where it is estimated to start and end, from an
+ * average glyph width rounded up, so a test can check that it fits. */
+static void centred_text(const char *cls, const char *text, int font, int bold, double y,
+			 const struct plot *p)
+{
+	const double char_w = bold ? CHAR_W_BOLD : CHAR_W;
+	const double room = p->o.width - 20.0;
+	double w, x;
+
+	size_t len = strlen(text), keep;
+
+	while (font > FONT_TITLE_MIN && (double)len * font * char_w > room)
+		font--;
+	/* Still too wide at the smallest size: cut it, with an ellipsis, at
+	 * a character boundary (never inside a UTF-8 sequence). */
+	keep = len;
+	if ((double)len * font * char_w > room) {
+		keep = (size_t)(room / (font * char_w)) - 1;
+		while (keep > 0 && ((unsigned char)text[keep] & 0xc0) == 0x80)
+			keep--;
+	}
+	w = (double)(keep + (keep < len)) * font * char_w;
+	x = (p->f.x0 + p->f.x1) / 2;
+	if (x - w / 2 < 10)
+		x = 10 + w / 2;
+	if (x + w / 2 > p->o.width - 10.0)
+		x = p->o.width - 10.0 - w / 2;
+	printf("<text class=\"%s\" data-x0=\"%.1f\" data-x1=\"%.1f\" x=\"%.1f\" y=\"%.1f\" "
+	       "font-size=\"%d\"%s text-anchor=\"middle\" fill=\"#111\">", cls, x - w / 2,
+	       x + w / 2, x, y, font, bold ? " font-weight=\"bold\"" : "");
+	for (size_t i = 0; i < keep; i++)
+		xml((char[]){ text[i], '\0' });
+	printf("%s</text>\n", keep < len ? "\xe2\x80\xa6" : "");
 }
 
 /* Output, part 1: the SVG's head, its <title> and <desc>, the title. */
@@ -1411,13 +1556,10 @@ static void write_head(const struct plot *p, int argc, char **argv)
 	}
 	printf("</desc>\n");
 	printf("<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	if (o->title) {
-		printf("<text class=\"title\" x=\"%.1f\" y=\"%d\" font-size=\"%d\" "
-		       "font-weight=\"bold\" text-anchor=\"middle\" fill=\"#111\">",
-		       (p->f.x0 + p->f.x1) / 2, FONT_TITLE + 8, FONT_TITLE);
-		xml(o->title);
-		printf("</text>\n");
-	}
+	if (o->title)
+		centred_text("title", o->title, FONT_TITLE, 1, FONT_TITLE + 8, p);
+	if (o->subtitle)
+		centred_text("subtitle", o->subtitle, FONT, 0, FONT_TITLE + 8 + FONT + 10, p);
 }
 
 /* Output, part 2: the plot area, with what a test reads in its data-*. */
@@ -1434,10 +1576,12 @@ static void write_area(const struct plot *p)
 		printf(" data-xmin=\"%.17g\" data-xmax=\"%.17g\" data-axis-xmin=\"%.17g\" "
 		       "data-axis-xmax=\"%.17g\"", xa->dmin, xa->dmax, inv(xa, xa->lo), inv(xa, xa->hi));
 	printf(" data-ymin=\"%.17g\" data-ymax=\"%.17g\" data-axis-ymin=\"%.17g\" "
-	       "data-axis-ymax=\"%.17g\">\n", ya->dmin, ya->dmax, inv(ya, ya->lo), inv(ya, ya->hi));
+	       "data-axis-ymax=\"%.17g\"", ya->dmin, ya->dmax, inv(ya, ya->lo), inv(ya, ya->hi));
+	printf(" data-xscale=\"%s\" data-yscale=\"%s\">\n", scale_names[xa->type],
+	       scale_names[ya->type]);
 	draw_axes(&p->f, p->cats);
+	draw_guides(&p->f, o);          /* under the data: a jump at a marker stays visible */
 	draw_series(&p->f, o, p->ss, p->ns);
-	draw_guides(&p->f, o);
 	printf("</g>\n");
 	draw_legend(o->width - p->legend_w - 12, p->f.y0 + 14, o, p->ss, p->ns);
 }

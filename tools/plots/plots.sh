@@ -115,10 +115,13 @@ plot_lab1() {
 		--title "Lab 1: page faults per walkthrough step ($FRAMES frames)" \
 		--xlabel "walkthrough step (one run each; faults a read page: see the footer)" \
 		--ylabel "page faults (log scale)"
-	draw plot-lab1-time "$csv" --kind bars --x step --y time_s --series policy --logy \
+	# Linear from 0, so a bar twice as tall took twice as long; the fast bars
+	# of steps 4-6 are the corrupt ones, marked as on the faults picture.
+	draw plot-lab1-time "$csv" --kind bars --x step --y time_s --series policy \
+		--flag "corrupt_pixels:corrupt pixels" \
 		--title "Lab 1: time per walkthrough step ($FRAMES frames)" \
 		--xlabel "one run each: bars within ~10% of each other (floor vs fixed) are noise" \
-		--ylabel "wall time (s, log scale)"
+		--ylabel "wall time (s)"
 }
 
 # ------------------------------------------------------------------ Lab 2
@@ -140,9 +143,12 @@ plot_lab2() {
 	awk '/^#/ || !h { if (!/^#/) h = 1; print; next }
 	     { if (match($0, /^"[^"]*",[0-9.]+,/)) { p = substr($0, 1, RLENGTH - 1); sub(/.*,/, "", p)
 	       if (p + 0 <= 99) print } }' "$csv" >"$fast" || fail "writing $fast"
+	# The clock ticks in steps of about 10 ns, so every row climbs at the
+	# same few x values: --dodge sets the rows 3 px apart to keep each visible.
 	draw plot-lab2-fast "$fast" --kind cdf --x ns --y pct --series label --mark p50,p90,p99 \
-		--hide "malloc 1 MiB (forced mmap)" \
+		--hide "malloc 1 MiB (forced mmap)" --dodge 3 \
 		--title "Lab 2 up close: the fast rows, p0 to p99" \
+		--subtitle "times come in the clock's steps; rows drawn 3 px apart so none hides another" \
 		--xlabel "ns per call (linear; $VARIANCE_ITERS calls a row)" \
 		--ylabel "calls this fast or faster"
 }
@@ -166,11 +172,15 @@ plot_lab4() {
 			MALLOC_TRIM_THRESHOLD_=536870912 ./frames --alloc memset --csv --size "$s" \
 			--frames "$FRAMES"
 	done
-	draw plot-lab4-cap "$csv" --kind line --x size --y faults_per_frame --series policy \
-		--xbytes --logy --vline "33554432:32 MiB cap" \
-		--title "Lab 4: page faults per frame vs frame size ($FRAMES frames)" \
+	# The edge is two sizes 8 bytes apart, so it draws as the untuned line's
+	# vertical jump at the cap, over the marker; rings: what frames predicted.
+	draw plot-lab4-cap "$csv" --kind line --x size --y minor_faults --series policy \
+		--xbytes --logy --ref "predicted_faults:predicted (frames.c)" \
+		--vline "33554432:32 MiB cap" \
+		--title "Lab 4: page faults vs frame size ($FRAMES frames a run)" \
+		--subtitle "measured edge: 33,550,312 B adapts, 33,550,320 B (a 32 MiB mapping) churns" \
 		--xlabel "bytes per frame (malloc + memset + free)" \
-		--ylabel "minor faults per frame (log scale)"
+		--ylabel "minor faults, whole run (log scale)"
 }
 
 # ------------------------------------------------------------------ Lab 5
@@ -186,6 +196,7 @@ plot_lab5() {
 	draw plot-lab5-pipe "$csv" --kind line --x size --y gib_per_s --series align --style cpus \
 		--median --logx --xbytes \
 		--title "Lab 5: write() into a pipe, GiB/s (median of each row's runs)" \
+		--subtitle "1 CPU: writer and reader pinned to one CPU, taking turns; 2 CPUs: one each" \
 		--xlabel "buffer size per write() (log scale)" --ylabel "GiB/s"
 }
 
@@ -204,10 +215,20 @@ plot_lab6() {
 		add_rows "$csv" policy "default + malloc_trim(0)" ./arenas --csv --trim --threads "$t" \
 			--rounds "$ROUNDS"
 	done
-	draw plot-lab6-rss "$csv" --kind line --x threads --y anon_end_kib --series policy --logx \
-		--title "Lab 6: resident anonymous memory vs threads ($ROUNDS requests a thread)" \
+	# Live bytes in KiB beside them (the program's own count, the same under
+	# every policy): the gap between a line and it is what malloc keeps.
+	awk "$(cat tools/lib/csv.awk)"'
+		/^#/ { print; next }
+		!c { n = csv_split($0, f); for (i = 1; i <= n; i++) if (f[i] == "live_after") c = i
+		     if (!c) exit 1; print $0 ",live_kib"; next }
+		{ csv_split($0, f); printf "%s,%.1f\n", $0, f[c] / 1024 }' "$csv" >"$csv.live" &&
+		mv "$csv.live" "$csv" || fail "adding live_kib to $csv"
+	draw plot-lab6-rss "$csv" --kind line --x threads --y anon_end_kib --series policy --logx2 --logy \
+		--also "live_kib:live (held by the threads)" \
+		--title "Lab 6: resident memory vs threads ($ROUNDS requests a thread)" \
+		--subtitle "RssAnon at the end of each run beside the bytes still live" \
 		--xlabel "worker threads (log scale; the same requests and live set a thread)" \
-		--ylabel "RssAnon at the end of the run (KiB)"
+		--ylabel "KiB (log scale)"
 }
 
 # ------------------------------------------------------------ every lab
