@@ -387,7 +387,7 @@ plots: $(LABS) tools/plots/plot
 reference-plots: $(LABS) tools/plots/plot
 	@PLOTS_DIR=results CSV_DIR=.run/plots $(PLOT_KNOBS) tools/plots/plots.sh
 
-test: tools/plots/plot tests/bin/xmlcheck
+test: tools/plots/plot tests/bin/xmlcheck tests/bin/jsoncheck
 clean: clean-plot
 clean-plot:
 	rm -f tools/plots/plot
