@@ -12,8 +12,10 @@
 #
 # Variables (from the environment, never -v, which would read a backslash
 # in a value as an escape):
-#   GS_EXECUTION_TIME  whole seconds the autograder has run (default: 0,
-#                      grade.sh's own time, which rounds to 0)
+#   GS_EXECUTION_TIME  whole seconds run_autograder had run when it started
+#                      the grader (0 outside it: grade.sh's own time
+#                      rounds to 0)
+#   GS_MESSAGE         gradescope_error()'s reason
 # The top-level visibility is "visible" (each test carries its own);
 # stdout_visibility is "hidden": run_autograder's console holds the build
 # and the instructor's logs, not feedback.
@@ -61,6 +63,9 @@ function json_str(s,    o, i, n, c, b, k, j, ok) {
 	}
 	return "\"" o "\""
 }
+
+# run_autograder's call: awk -v GS_ERROR_ONLY=1 -f gradescope.awk, no input.
+BEGIN { if (GS_ERROR_ONLY) { gradescope_error(); exit } }
 
 # Gradescope's rank of a visibility: a test made of several checks takes
 # the most hidden of theirs.
