@@ -130,7 +130,7 @@ build/kit-rev: FORCE
 	@$(call libc_check,$(CC))
 	$(CC) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC) $(CFLAGS)) -o $@ $< $(LDLIBS) -pthread -ldl
 
-tests/bin/%: tests/%.c $(HEADERS)
+tests/bin/%: tests/%.c $(HEADERS) tests/checkfile.h
 	@$(call libc_check,$(CC))
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) $(call m32_inc,$(CC) $(CFLAGS)) -I. -o $@ $< -pthread

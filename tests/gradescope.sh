@@ -26,11 +26,13 @@ fi
 # A PATH holding every command of this machine but git (the image has none).
 mkdir -p "$TMP/bin"
 for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
-	for c in "$d"/*; do
-		case ${c##*/} in git*) continue ;; esac
-		[ -e "$TMP/bin/${c##*/}" ] || ln -s "$c" "$TMP/bin/${c##*/}"
-	done
+	[ -d "$d" ] && cp -s -n "$d"/* "$TMP/bin/" 2>/dev/null
 done
+rm -f "$TMP/bin"/git*
+if [ ! -e "$TMP/bin/awk" ] || [ -e "$TMP/bin/git" ]; then
+	fail "a PATH without git" "$(ls "$TMP/bin" | head -n 3)"
+	exit 0
+fi
 
 # new_root NAME: $TMP/NAME, the zip unpacked in its source/, an empty
 # submission/.  grade_upload NAME [RERUN]: setup.sh, then run_autograder,
@@ -73,10 +75,10 @@ echo 'this is not C' >"$TMP/nobuild/source/frames.c"
 grade_upload nobuild && json_ok nobuild "kit that does not build" &&
 	cmp_num "a broken build does not change the grade" "$(score_of nobuild)" -eq "$MAX"
 
-# Forged: a count edited in a record (the first Lab 1 row's faults).
+# Forged: a count edited in a record (the first Lab 1 row's minor_faults,
+# its 7th column, set to 1).
 new_root forged
-awk '!done && /^csv: / && /,/ && ++n == 2 { sub(/,[0-9]+,/, ",1,"); done = 1 } 1' "$REF" \
-	>"$TMP/forged/submission/ada.txt"
+awk -F , -v OFS=, '/^csv: / && ++n == 2 { $7 = 1 } 1' "$REF" >"$TMP/forged/submission/ada.txt"
 if cmp -s "$REF" "$TMP/forged/submission/ada.txt"; then fail "forged upload" "the edit did not apply"
 else grade_upload forged && json_ok forged "forged upload" &&
 	cmp_num "forged upload scores below the maximum" "$(score_of forged)" -lt "$MAX"; fi

@@ -17,6 +17,7 @@
  * leading zeros or a bare '.', trailing commas, and anything after the value.
  */
 #include "tools/include/bench.h"
+#include "tests/checkfile.h"
 
 #include <ctype.h>
 
@@ -242,35 +243,11 @@ static void value(char *path, size_t plen, int depth)
 
 int main(int argc, char **argv)
 {
-	char *buf = NULL, path[512] = "";
-	size_t len = 0, cap = 0, got;
-	FILE *f;
+	char *buf, path[512] = "";
+	size_t len;
 
-	bench_prog = "jsoncheck";
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage(stdout);
-		return 0;
-	}
-	if (argc != 2)
-		bad_usage(usage, "one file to check");
-	file = argv[1];
-	f = fopen(file, "r");
-	if (!f)
-		die("%s", file);
-	do {
-		if (cap - len < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			buf = realloc(buf, cap + 1);
-			if (!buf)
-				die("out of memory");
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-	} while (got);
-	if (ferror(f))
-		die("reading %s", file);
-	fclose(f);
-	buf[len] = '\0';
+	file = checkfile_arg(argc, argv, "jsoncheck", usage);
+	buf = checkfile_read(file, &len);
 	p = buf;
 	end = buf + len;
 	value(path, 0, 0);
