@@ -229,8 +229,9 @@ rerun:
 	tools/grading/rerun.sh $(call shq,$(ANSWERS)) || { rc=$$?; echo "make rerun: tools/grading/rerun.sh exited $$rc" >&2; exit $$rc; }
 
 # autograder: build/autograder.zip for Gradescope (tools/grading/autograder/: it
-# grades the uploaded file).  tools/grading/classroom/classroom.yml: the GitHub
-# Classroom workflow (it re-runs the labs on the runner, then grades).
+# grades the uploaded file).  tools/grading/classroom/malloc-labs.yml: the GitHub
+# Classroom workflow (it re-runs the labs on the runner, then grades), whose
+# steps are tools/grading/classroom/run.sh.
 autograder:
 	tools/grading/autograder/build.sh
 
