@@ -324,7 +324,7 @@ REPEATS     ?= 3
 SCALE ?= 1
 .PHONY: gotcha
 gotcha: tests/bin/gotcha
-	@$(call LEFTOVER,the faults of both loops)
+	@$(call LEFTOVER,both loops' faults)
 	@echo '$$ tests/bin/gotcha'
 	@tests/bin/gotcha
 	@echo "Read it: 'unguarded' at one fault a block or fewer means the compiler deleted"

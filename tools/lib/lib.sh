@@ -109,7 +109,7 @@ leftover_settings() {
 	[ ${#list[@]} -gt 0 ] || return 0
 	for w in "${list[@]}"; do names="$names${names:+ }${w%%=*}"; done
 	if [ "${ALLOW_ENV:-0}" != 1 ]; then
-		printf '%s: your shell sets %.40s: it changes %s; unset it or ALLOW_ENV=1\n' \
+		printf '%s: unset %s (or ALLOW_ENV=1): it changes %s\n' \
 			"$prog" "$names" "$1" >&2
 		exit 2
 	fi
