@@ -382,7 +382,7 @@ tools/plots/plot: tools/plots/plot.c tools/include/bench.h
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
 
 plots: $(LABS) tools/plots/plot
-	@$(call LEFTOVER,the untuned runs drawn)
+	@$(call LEFTOVER,the untuned runs)
 	@PLOTS_DIR=$(PLOTS_DIR) $(PLOT_KNOBS) $(call knob_args,PLOT_LABS) tools/plots/plots.sh
 
 reference-plots: $(LABS) tools/plots/plot
