@@ -130,7 +130,7 @@ build/kit-rev: FORCE
 	@$(call libc_check,$(CC))
 	$(CC) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC) $(CFLAGS)) -o $@ $< $(LDLIBS) -pthread -ldl
 
-tests/bin/%: tests/%.c $(HEADERS)
+tests/bin/%: tests/%.c $(HEADERS) tests/checkfile.h
 	@$(call libc_check,$(CC))
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) $(call m32_inc,$(CC) $(CFLAGS)) -I. -o $@ $< -pthread
@@ -182,6 +182,17 @@ knob_CSV            = $(or $(CSV),0)
 knob_value = $(if $(filter undefined,$(origin knob_$(1))),$($(1)),$(knob_$(1)))
 knob_args = $(strip $(foreach k,$(1),$(if $(call knob_value,$(k)),$(k)=$(call shq,$(call knob_value,$(k))))))
 
+# Leftover settings: an allocator setting left in the shell (GLIBC_TUNABLES,
+# MALLOC_*, LD_PRELOAD) would change every run a lab calls untuned, so a
+# lab target refuses it; ALLOW_ENV=1 runs anyway, a "# warning:" line for
+# each.  The drivers in tools/labs/ check for themselves; a target that
+# runs a program itself starts with $(call LEFTOVER,WHAT IT CHANGES) and
+# is in LEFTOVER_TARGETS, whose recipes are told the list (the programs
+# print those settings as warnings: tools/include/env.h).
+LEFTOVER = . tools/lib/lib.sh && prog=$@ && leftover_settings '$(1)'
+LEFTOVER_TARGETS = variance-hist variance-history variance-threads variance-mlock gotcha plots
+$(LEFTOVER_TARGETS): export MALLOC_LABS_INHERITED := $(shell . tools/lib/lib.sh && inherited_settings)
+
 # ------------------------------------------------------- graders, results/
 # submit: one file in submissions/ (gitignored) for tools/grade.sh.  Its own
 # defaults (10 frames, SCALE=10, 20,000 iterations, COUNT_LARGE=1000, 16M)
@@ -218,8 +229,9 @@ rerun:
 	tools/grading/rerun.sh $(call shq,$(ANSWERS)) || { rc=$$?; echo "make rerun: tools/grading/rerun.sh exited $$rc" >&2; exit $$rc; }
 
 # autograder: build/autograder.zip for Gradescope (tools/grading/autograder/: it
-# grades the uploaded file).  tools/grading/classroom/classroom.yml: the GitHub
-# Classroom workflow (it re-runs the labs on the runner, then grades).
+# grades the uploaded file).  tools/grading/classroom/malloc-labs.yml: the GitHub
+# Classroom workflow (it re-runs the labs on the runner, then grades), whose
+# steps are tools/grading/classroom/run.sh.
 autograder:
 	tools/grading/autograder/build.sh
 
@@ -268,19 +280,23 @@ VARIANCE_ITERS ?= 200000
 ITERS = $(call count,VARIANCE_ITERS,50000000)
 .PHONY: variance-hist variance-history variance-threads variance-mlock
 variance-hist: malloc_variance
+	@$(call LEFTOVER,every row (all untuned))
 	tools/labs/pin.sh -q ./malloc_variance all --hist --iters $(ITERS)
 
 # The rows in one process: each inherits the heap the rows before it left.
 variance-history: malloc_variance
+	@$(call LEFTOVER,every row (all untuned))
 	tools/labs/pin.sh -q ./malloc_variance all --history --iters $(ITERS)
 
 # Unpinned on purpose: two threads pinned to one CPU would take turns.
 variance-threads: malloc_variance
+	@$(call LEFTOVER,every row (all untuned))
 	./malloc_variance all --threads 2 --iters $(ITERS)
 
 # A tenth of VARIANCE_ITERS (20,000): locked, each forced mmap faults in all
 # 257 pages of its block (~0.4 ms), so 200,000 would take over a minute.
 variance-mlock: malloc_variance
+	@$(call LEFTOVER,every row (all untuned))
 	@n=$$(( ($(ITERS) + 9) / 10 )); echo "tools/labs/pin.sh -q ./malloc_variance all --mlock --iters $$n"; \
 	tools/labs/pin.sh -q ./malloc_variance all --mlock --iters $$n
 
@@ -308,6 +324,7 @@ REPEATS     ?= 3
 SCALE ?= 1
 .PHONY: gotcha
 gotcha: tests/bin/gotcha
+	@$(call LEFTOVER,both loops' faults)
 	@echo '$$ tests/bin/gotcha'
 	@tests/bin/gotcha
 	@echo "Read it: 'unguarded' at one fault a block or fewer means the compiler deleted"
@@ -365,12 +382,13 @@ tools/plots/plot: tools/plots/plot.c tools/include/bench.h
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
 
 plots: $(LABS) tools/plots/plot
+	@$(call LEFTOVER,the untuned runs)
 	@PLOTS_DIR=$(PLOTS_DIR) $(PLOT_KNOBS) $(call knob_args,PLOT_LABS) tools/plots/plots.sh
 
 reference-plots: $(LABS) tools/plots/plot
 	@PLOTS_DIR=results CSV_DIR=.run/plots $(PLOT_KNOBS) tools/plots/plots.sh
 
-test: tools/plots/plot tests/bin/xmlcheck
+test: tools/plots/plot tests/bin/xmlcheck tests/bin/jsoncheck
 clean: clean-plot
 clean-plot:
 	rm -f tools/plots/plot

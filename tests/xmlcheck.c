@@ -14,6 +14,7 @@
  * is not <svg>.  It does not read a DTD or validate against SVG's schema.
  */
 #include "tools/include/bench.h"
+#include "tests/checkfile.h"
 
 #include <ctype.h>
 
@@ -102,36 +103,12 @@ int main(int argc, char **argv)
 	const char *stack[MAX_DEPTH];
 	size_t stack_len[MAX_DEPTH], depth = 0, elements = 0;
 	int roots = 0;
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
-	FILE *f;
+	char *buf;
+	size_t len;
 	const char *p;
 
-	bench_prog = "xmlcheck";
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage(stdout);
-		return 0;
-	}
-	if (argc != 2)
-		bad_usage(usage, "one file to check");
-	file = argv[1];
-	f = fopen(file, "r");
-	if (!f)
-		die("%s", file);
-	do {
-		if (cap - len < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			buf = realloc(buf, cap + 1);
-			if (!buf)
-				die("out of memory");
-		}
-		got = fread(buf + len, 1, cap - len, f);
-		len += got;
-	} while (got);
-	if (ferror(f))
-		die("reading %s", file);
-	fclose(f);
-	buf[len] = '\0';
+	file = checkfile_arg(argc, argv, "xmlcheck", usage);
+	buf = checkfile_read(file, &len);
 	if (strlen(buf) != len)
 		bad("a NUL byte");
 

@@ -33,7 +33,7 @@
 # but some ENV, 2 bad usage or a file that is not a submission (no header).
 set -u -o pipefail
 ROOT=$(dirname "$0")/..
-for lib in lib/csv.awk grading/steps.awk grading/grade.awk grading/steps grading/questions.sh; do
+for lib in lib/csv.awk grading/steps.awk grading/grade.awk grading/gradescope.awk grading/steps grading/questions.sh; do
 	[ -r "$ROOT/tools/$lib" ] || { echo "grade: $ROOT/tools/$lib is missing" >&2; exit 2; }
 done
 G=$ROOT/tools/grading
@@ -95,6 +95,8 @@ kit_known() {
 	fi
 }
 
+gs_locale=
+[ $MODE = gradescope ] && gs_locale="env LC_ALL=C"
 SUMMARY=$(mktemp) || exit 2
 trap 'rm -f "$SUMMARY"' EXIT
 
@@ -110,9 +112,10 @@ grade_file() {
 	known=$(KIT_SOURCES=$(head_value kit_sources "$1") kit_known "$(head_value kit "$1")")
 	# The file comes on standard input: a name such as FRAMES=1.txt given
 	# to awk as an argument would be read as an assignment, not a file.
-	awk -v SUMMARY="$SUMMARY" -v SUBFILE="$1" -v STEPS="$G/steps" -v EXPECT_OUT="${EXPECT_OUT:-}" \
+	# results.json is written byte by byte (tools/grading/gradescope.awk).
+	$gs_locale awk -v SUMMARY="$SUMMARY" -v SUBFILE="$1" -v STEPS="$G/steps" -v EXPECT_OUT="${EXPECT_OUT:-}" \
 		-v MODE="$MODE" -v QKNOBS="$qknobs" -v KIT_KNOWN="$known" \
-		-f "$L/csv.awk" -f "$G/steps.awk" -f "$G/grade.awk" <"$1"
+		-f "$L/csv.awk" -f "$G/steps.awk" -f "$G/grade.awk" -f "$G/gradescope.awk" <"$1"
 }
 
 worst=0

@@ -98,7 +98,7 @@ done
 
 # Inherited allocator settings would make most counts incomparable: say so
 # now, not at grading.  ALLOW_ENV=1 submits anyway (the grader marks ENV).
-polluted=$(env | grep -E '^(MALLOC_[A-Z_]*|GLIBC_TUNABLES|LD_PRELOAD)=' | cut -c1-60 | tr '\n' ' ')
+polluted=$(inherited_settings | cut -c1-60 | tr '\n' ' ')   # tools/lib/lib.sh
 if [ -n "$polluted" ] && [ "${ALLOW_ENV:-0}" != 1 ]; then
 	echo "$PROG: the environment sets ${polluted% }: unset it (or ALLOW_ENV=1 to submit anyway)" >&2
 	exit 2
@@ -197,7 +197,7 @@ fi
 # The ELF class of the binary that ran: byte 5 is 1 for 32-bit, 2 for 64-bit.
 bits=$(od -An -tu1 -j4 -N1 frames 2>/dev/null | tr -d ' ')
 case $bits in 1) bits=32 ;; 2) bits=64 ;; *) bits=unknown ;; esac
-menv=$(env | grep '^MALLOC_' | sort | tr '\n' ' ' | sed 's/ $//')
+menv=$(env | grep '^MALLOC_' | grep -v '^MALLOC_LABS_' | sort | tr '\n' ' ' | sed 's/ $//')
 if strace_works; then
 	have_strace=1; strace_v=$(strace -V 2>/dev/null | head -n 1)
 else

@@ -5,7 +5,7 @@
 # Variables: SUBFILE (the name shown), STEPS (tools/grading/steps), SUMMARY (a file
 # to append one CSV row to, or empty: FINGERPRINT<TAB>row, see the END),
 # MODE (report, the default; csv: nothing but the row; feedback: each FAIL
-# and ENV with what it means and what to try; gradescope: results.json),
+# and ENV with what it means and what to try; gradescope: results.json, tools/grading/gradescope.awk),
 # QKNOBS (the student's own parameters: tools/grading/questions.sh params NAME),
 # KIT_KNOWN (yes, no or unknown: the kit revision is in the grader's own
 # git history, or src-HASH names its own sources; changed: the revision is,
@@ -128,6 +128,7 @@ function out(st, step, chk, got, want, tol, pts, why,    p) {
 	if (why != "") rep(sprintf("      (%s)", why))
 	NOUT++; O_ST[NOUT] = st; O_STEP[NOUT] = step; O_CHK[NOUT] = chk; O_GOT[NOUT] = got
 	O_WANT[NOUT] = want; O_TOL[NOUT] = tol; O_PTS[NOUT] = pts; O_WHY[NOUT] = why; O_ANS[NOUT] = ANSWERING
+	O_VIS[NOUT] = VISIBILITY   # Gradescope's, for this check's test (gradescope.awk): "" is visible
 	if (ANSWERING) {          # the answer sheet: its own score, listed apart
 		if (st == "PASS") { ascore += pts; atotal += pts }
 		else if (st == "FAIL") { atotal += pts; fails++; afails++ }
@@ -907,37 +908,4 @@ function feedback(    i, m) {
 		wrap("  try:   ", hint_try(i))
 	}
 	if (!m) print "Every check passed: nothing to fix."
-}
-
-# Gradescope's results.json: a test a step (its checks' lines as output),
-# a test an answer; the top-level score is their sum (runs + answers).
-function json_str(s) {
-	gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); gsub(/\n/, "\\n", s)
-	return "\"" s "\""
-}
-function gradescope(    i, g, n, name, key, GN, GS, GM, GB, GO, line, sep) {
-	n = 0
-	for (i = 1; i <= NOUT; i++) {
-		key = O_ANS[i] ? "answer: " O_CHK[i] : O_STEP[i]
-		if (!(key in GM)) { GN[++n] = key; GM[key] = 0; GS[key] = 0 }
-		if (O_ST[i] != "SKIP") GM[key] += O_PTS[i]
-		if (O_ST[i] == "PASS") GS[key] += O_PTS[i]
-		if (O_ST[i] == "FAIL" || O_ST[i] == "ENV") GB[key] = 1
-		line = sprintf("%s %s: got %s, want %s", O_ST[i], O_CHK[i], O_GOT[i], O_WANT[i]) (O_WHY[i] != "" ? " (" O_WHY[i] ")" : "")
-		GO[key] = GO[key] (GO[key] == "" ? "" : "\n") line
-	}
-	print "{"
-	printf "  \"score\": %d,\n", score + ascore
-	printf "  \"output\": %s,\n", json_str(sprintf("%s: runs %d/%d, answers %s; %d FAIL, %d ENV", H["student"], score, total, \
-		HAVE_ANS ? ascore + 0 "/" atotal : "none", fails + 0, envs + 0))
-	print "  \"tests\": ["
-	for (g = 1; g <= n; g++) {
-		key = GN[g]; name = key
-		if (key in STEP_N) name = key " (" STEP_LABEL[STEP_N[key]] ")"
-		sep = (g < n) ? "," : ""
-		printf "    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": %s}%s\n", \
-			json_str(name), GS[key], GM[key], (GB[key] ? "failed" : "passed"), json_str(GO[key]), sep
-	}
-	print "  ]"
-	print "}"
 }

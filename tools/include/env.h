@@ -11,6 +11,8 @@
  * _GNU_SOURCE for dladdr) in place of tools/include/bench.h.
  *   env_read_faults_per_page()  faults for a page read, then written (probe)
  *   env_malloc_is_glibc()       is malloc() glibc's, or a preload / ASan's?
+ *   env_preloaded_allocator()   the library an LD_PRELOAD brings malloc() from
+ *   env_inherited()             a setting left in the shell the lab ran from?
  *   env_read_status(), env_status_kib()  /proc/self/status without malloc
  *   env_print_header()          "# " lines, <= 80 columns, warnings last
  *   env_csv_header/fields()     the same facts as trailing CSV columns
@@ -247,13 +249,53 @@ static const char *env_malloc_owner(void)
 	return "?";
 }
 
-__attribute__((unused))
-static int env_malloc_is_glibc(void)
+/* The owner's file name without its directory. */
+static const char *env_malloc_owner_base(void)
 {
 	const char *f = strrchr(env_malloc_owner(), '/');
 
-	f = f ? f + 1 : env_malloc_owner();
+	return f ? f + 1 : env_malloc_owner();
+}
+
+__attribute__((unused))
+static int env_malloc_is_glibc(void)
+{
+	const char *f = env_malloc_owner_base();
+
 	return !strncmp(f, "libc.so", 7) || !strncmp(f, "libc-2.", 7);
+}
+
+/* The allocator an LD_PRELOAD brings in ("libjemalloc.so.2"): the file
+ * whose malloc() this program calls when LD_PRELOAD is set and that file
+ * is not glibc's libc; NULL otherwise (ASan's own malloc is not a
+ * preload).  A lab measuring glibc warns; a lab about allocators names it. */
+__attribute__((unused))
+static const char *env_preloaded_allocator(void)
+{
+	if (!getenv("LD_PRELOAD") || !*getenv("LD_PRELOAD") || env_malloc_is_glibc())
+		return NULL;
+	return env_malloc_owner_base();
+}
+
+/* Was VAR, with the value it has now, left in the shell the lab started
+ * from?  The lab's driver lists those as blank-separated NAME=value words
+ * in MALLOC_LABS_INHERITED (leftover_settings in tools/lib/lib.sh); a
+ * setting the lab makes on purpose replaces the value, so it is not one.
+ * A program run by hand is not told: a setting typed before its name and
+ * one exported earlier look alike to it. */
+static int env_inherited(const char *var)
+{
+	const char *list = getenv("MALLOC_LABS_INHERITED"), *val = getenv(var), *p;
+	size_t nv = strlen(var), nl;
+
+	if (!list || !val)
+		return 0;
+	nl = nv + 1 + strlen(val);
+	for (p = list; (p = strstr(p, var)) != NULL; p++)
+		if ((p == list || p[-1] == ' ') && p[nv] == '=' &&
+		    !strncmp(p + nv + 1, val, nl - nv - 1) && (p[nl] == ' ' || !p[nl]))
+			return 1;
+	return 0;
 }
 
 /* -------------------------------------------------------------- printing */
@@ -278,6 +320,7 @@ static void env_print_header(FILE *out)
 	struct utsname u;
 	char thp[128], mthp[160], what[96];
 	const char *pre = getenv("LD_PRELOAD");
+	int left_over = 0;
 
 	if (uname(&u) != 0)
 		die("uname");
@@ -298,16 +341,25 @@ static void env_print_header(FILE *out)
 		fprintf(out, "# LD_PRELOAD=%.80s\n", pre);
 	for (int i = 0; i < m->n_items; i++) {
 		const struct env_item *it = &m->items[i];
+		int left = env_inherited(it->source);
 
+		left_over += left;
 		env_describe(it, what, sizeof what);
 		/* A MALLOC_* variable is shown as written; its tunable is implied. */
-		fprintf(out, "# %s %.34s%s%.16s: %s\n",
-			it->fate == ENV_APPLIED || (it->fate == ENV_UNMODELLED &&
-			strncmp(it->name, "glibc.malloc.", 13)) ? "set:" : "warning:",
+		fprintf(out, "# %s %.34s%s%.16s%s: %s\n",
+			!left && (it->fate == ENV_APPLIED || (it->fate == ENV_UNMODELLED &&
+			strncmp(it->name, "glibc.malloc.", 13))) ? "set:" : "warning:",
 			strcmp(it->source, "GLIBC_TUNABLES") ? it->source : it->name,
-			it->has_eq ? "=" : "", it->text, what);
+			it->has_eq ? "=" : "", it->text, left ? " (shell)" : "", what);
 	}
-	if (!env_malloc_is_glibc())
+	if (left_over)
+		fprintf(out, "# warning: (shell): left in your shell, so in force in every run\n"
+			"#   of this lab that does not set it, the untuned/default ones too\n");
+	if (env_preloaded_allocator())
+		fprintf(out, "# warning: LD_PRELOAD: malloc() is %.40s's, not glibc's:\n"
+			"#   no count here is glibc's policy, no prediction holds\n",
+			env_preloaded_allocator());
+	else if (!env_malloc_is_glibc())
 		fprintf(out, "# warning: malloc() comes from %.50s, not libc: counts may not compare\n",
 			env_malloc_owner());
 	if (env_thp_always())

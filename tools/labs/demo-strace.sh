@@ -11,6 +11,7 @@ cd "$(dirname "$0")/../.." || exit 1
 prog=demo-strace
 knob FRAMES 20 1 1000000
 need_built frames
+leftover_settings "the default column"
 
 scratch_dir
 STRACE=(strace -f -c -e "trace=brk,mmap,munmap")

@@ -32,6 +32,7 @@ for a in "$@"; do
 	[[ $a =~ ^([1-9]|all)$ ]] || bad_usage "no step '$a'"
 done
 [ -x ./frames ] || die "./frames is not built; run make"
+leftover_settings "the untuned runs"    # tools/lib/lib.sh
 mkdir -p "$OUT" 2>/dev/null && [ -d "$OUT" ] && : 2>/dev/null >"$OUT/.writable" ||
 	die "cannot write the run outputs into '$OUT/' (read-only directory? set RUN_DIR)"
 rm -f "$OUT/.writable"

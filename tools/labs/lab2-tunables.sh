@@ -18,6 +18,7 @@ prog=lab2-tunables
 knob VARIANCE_ITERS 200000 1 25000000
 ITERS=$VARIANCE_ITERS
 need_built malloc_variance
+leftover_settings "the default rows"
 RUN=${RUN_DIR:-.run}
 DETAIL=$RUN/lab2-tunables.txt
 

@@ -18,6 +18,7 @@ case $MODE in table | tunables | strace) ;; *) bad_usage "no mode '$MODE'" ;; es
 [ $# -le 1 ] || bad_usage "one mode at a time"
 knob VARIANCE_ITERS 200000 1 50000000
 need_built malloc_variance
+leftover_settings "the untuned rows"    # tools/lib/lib.sh
 
 case $MODE in
 table)

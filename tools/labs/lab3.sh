@@ -40,6 +40,7 @@ knob THREADS "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" 1 1024
 N=$THREADS
 knob CSV 0 0 1
 need_built threads
+leftover_settings "the default runs"
 mkdir -p "$OUT" || exit 1
 
 # say TEXT: the command as a student would type it.  Under CSV=1 stdout is

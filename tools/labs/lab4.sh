@@ -23,6 +23,7 @@ table|tunables|strace) ;;
 *) bad_usage "no mode '$MODE'" ;;
 esac
 need_built frames
+leftover_settings "untuned and env runs"
 scratch_dir
 
 THR=268435456    # 256 MiB: above every size here, so the heap serves them all

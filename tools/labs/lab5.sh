@@ -40,6 +40,7 @@ esac
 gnu_bytes=$(( num * 8 ))$unit
 NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 need_built yes
+leftover_settings "the default buffer"
 scratch_dir
 
 # say WORDS...: the command as typed; a long one broken after its

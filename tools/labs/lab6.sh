@@ -29,6 +29,7 @@ table|tunables|strace) ;;
 *) echo "$prog: no mode '$MODE' (usage: $0 [table|tunables|strace])" >&2; exit 2 ;;
 esac
 [ -x ./arenas ] || die "./arenas is not built; run make arenas"
+leftover_settings "the default runs"
 scratch_dir                     # tools/lib/lib.sh: TMPD, removed at exit
 
 # run FILE WORDS...: print the command (VAR=value words first), run it with

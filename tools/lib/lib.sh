@@ -77,6 +77,47 @@ strace_calls() {
 		END { if (!found) print 0 }' "$1"
 }
 
+# inherited_settings: the allocator settings this environment holds, one
+# NAME=value a line: GLIBC_TUNABLES, LD_PRELOAD and every MALLOC_* variable
+# but the kit's own MALLOC_LABS_*.  Pure bash (pin.sh runs with a bare PATH).
+inherited_settings() {
+	local v
+	for v in $(compgen -e); do
+		case $v in
+		MALLOC_LABS_*) ;;
+		GLIBC_TUNABLES|LD_PRELOAD|MALLOC_*) printf '%s=%s\n' "$v" "${!v}" ;;
+		esac
+	done
+}
+
+# leftover_settings WHAT: every lab target calls it before its first run.
+# A setting left in the shell (inherited_settings) would silently change
+# WHAT, the runs the lab labels untuned or default, so the lab refuses:
+# one line on stderr, exit 2.  With ALLOW_ENV=1 it runs, and prints a
+# "# warning:" line for each setting.  MALLOC_LABS_INHERITED (exported, the
+# settings as found by the first script of the run, blank-separated) tells
+# the programs which of their settings are leftovers (tools/include/env.h),
+# and a driver called by another keeps its caller's list: the caller's own
+# settings are on purpose.
+leftover_settings() {
+	local w list names=
+	if [ -z "${MALLOC_LABS_INHERITED+set}" ]; then
+		MALLOC_LABS_INHERITED=$(inherited_settings)
+		export MALLOC_LABS_INHERITED=${MALLOC_LABS_INHERITED//$'\n'/ }
+	fi
+	read -ra list <<<"$MALLOC_LABS_INHERITED"
+	[ ${#list[@]} -gt 0 ] || return 0
+	for w in "${list[@]}"; do names="$names${names:+ }${w%%=*}"; done
+	if [ "${ALLOW_ENV:-0}" != 1 ]; then
+		printf '%s: unset %s (or ALLOW_ENV=1): it changes %s\n' \
+			"$prog" "$names" "$1" >&2
+		exit 2
+	fi
+	for w in "${list[@]}"; do
+		printf '# warning: left in your shell: %.60s\n#   in force in %s\n' "$w" "$1"
+	done
+}
+
 # ENV_HEADER_RE: an extended regex (awk, grep -E) for the environment
 # check's own lines (tools/include/env.h): what every run of a program prints the
 # same, as opposed to its "# set:" and "# warning:" lines.

@@ -1,9 +1,11 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # tools/grading/autograder/build.sh - make autograder: build/autograder.zip for
 # Gradescope ("Configure Autograder", zip upload).  Its root holds the
-# kit's tracked files as they are now, setup.sh and run_autograder, and
+# kit's tracked files as they are now, setup.sh and run_autograder,
 # kit-revisions.txt (this kit's history, so the grader can tell a known kit
-# revision without git).
+# revision without git), and tools/lib/kit-commit filled in as git archive
+# fills it (export-subst): a re-run there names the revision the zip was
+# built from (tools/lib/kitversion), not only its sources' hash.
 set -eu -o pipefail
 cd "$(dirname "$0")/../../.."
 command -v zip >/dev/null 2>&1 || { echo "autograder: zip is not installed (apt-get install zip)" >&2; exit 1; }
@@ -13,6 +15,7 @@ rm -rf "$out" build/autograder.zip
 mkdir -p "$out"
 git ls-files -z | xargs -0 cp --parents -t "$out"
 git rev-list HEAD >"$out/kit-revisions.txt"
+git rev-parse --short HEAD >"$out/tools/lib/kit-commit"
 cp tools/grading/autograder/setup.sh tools/grading/autograder/run_autograder "$out/"
 chmod +x "$out/setup.sh" "$out/run_autograder"
 (cd "$out" && zip -qr ../autograder.zip .)

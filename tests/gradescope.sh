@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# tests/gradescope.sh - Gradescope's contract, run as Gradescope runs it
+# (issue 22 item 4, issue 24 item 3).  The zip of make autograder is
+# unpacked into a root standing in for /autograder (run_autograder and
+# setup.sh take it from AUTOGRADER_ROOT), then setup.sh and run_autograder
+# run with a bare environment (HOME set, no git on PATH) for each kind of
+# upload: honest, forged, empty, missing, binary, a backslash in the
+# student line, a Latin-1 byte.  Every results.json must be valid UTF-8
+# JSON (tests/bin/jsoncheck) with Gradescope's fields; grading an upload
+# must not need the kit to build; RERUN=1 must re-run every upload from
+# its sheet, and an honest re-run must grade its runs clean.
+. "$(dirname "$0")/lib.sh" || exit 1
+REF=results/reference-submission.txt
+MAX=$(sed -n 's/^Score: [0-9]*\/\([0-9]*\)$/\1/p' results/reference-grade.txt | head -n 1)
+
+if ! command -v zip >/dev/null 2>&1 || ! command -v unzip >/dev/null 2>&1; then
+	skip "Gradescope's contract" "zip and unzip are not installed (apt-get install zip unzip)"
+	exit 0
+fi
+[ -x tests/bin/jsoncheck ] || { skip "Gradescope's contract" "tests/bin/jsoncheck is not built (make test builds it)"; exit 0; }
+if ! make --no-print-directory autograder >"$TMP/zip.out" 2>&1; then
+	fail "make autograder" "$(tail -n 3 "$TMP/zip.out")"
+	exit 0
+fi
+
+# A PATH holding every command of this machine but git (the image has none).
+mkdir -p "$TMP/bin"
+for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
+	[ -d "$d" ] && cp -s -n "$d"/* "$TMP/bin/" 2>/dev/null
+done
+rm -f "$TMP/bin"/git*
+if [ ! -e "$TMP/bin/awk" ] || [ -e "$TMP/bin/git" ]; then
+	fail "a PATH without git" "$(ls "$TMP/bin" | head -n 3)"
+	exit 0
+fi
+
+# new_root NAME: $TMP/NAME, the zip unpacked in its source/, an empty
+# submission/.  grade_upload NAME [RERUN]: setup.sh, then run_autograder,
+# each must exit 0 (else a failed check); leaves results/results.json.
+new_root() { rm -rf "${TMP:?}/$1"; mkdir -p "$TMP/$1/source" "$TMP/$1/submission" &&
+	(cd "$TMP/$1/source" && unzip -q "$OLDPWD/build/autograder.zip"); }
+grade_upload() {
+	local r=$TMP/$1
+	env -i PATH="$TMP/bin" HOME="$TMP/home" AUTOGRADER_ROOT="$r" bash "$r/source/setup.sh" \
+		>"$r/setup.out" 2>&1 || { fail "$1: setup.sh" "$(tail -n 2 "$r/setup.out")"; return 1; }
+	env -i PATH="$TMP/bin" HOME="$TMP/home" AUTOGRADER_ROOT="$r" ${2:+RERUN=$2} "$r/source/run_autograder" \
+		>"$r/run.out" 2>&1 || { fail "$1: run_autograder exits 0" "exit $?: $(tail -n 2 "$r/run.out")"; return 1; }
+}
+# json_ok NAME WHAT: results.json of NAME valid, with Gradescope's fields.
+json_ok() {
+	local j=$TMP/$1/results/results.json f
+	if [ ! -s "$j" ]; then fail "$2: results.json" "none written: $(cat "$TMP/$1/run.out")"; return 1; fi
+	if ! tests/bin/jsoncheck "$j" >"$TMP/$1/shape" 2>&1; then
+		fail "$2: results.json is valid UTF-8 JSON" "$(tail -n 1 "$TMP/$1/shape")"; return 1
+	fi
+	for f in "score number" "execution_time number" "visibility string" "stdout_visibility string" \
+		 "output string" "tests array"; do
+		grep -qx "$f" "$TMP/$1/shape" || { fail "$2: results.json has $f" "$(sort -u "$TMP/$1/shape")"; return 1; }
+	done
+	if grep -q '^tests\[\]' "$TMP/$1/shape" && ! grep -qx 'tests\[\].visibility string' "$TMP/$1/shape"; then
+		fail "$2: each test has a visibility" "$(sort -u "$TMP/$1/shape")"; return 1
+	fi
+	pass "$2: results.json valid UTF-8 JSON, score, execution_time, visibility, stdout_visibility"
+}
+score_of() { sed -n 's/^  "score": \([0-9]*\),$/\1/p' "$TMP/$1/results/results.json"; }
+
+# Honest: the reference submission, its full score.
+new_root honest && cp "$REF" "$TMP/honest/submission/ada-2026.txt"
+grade_upload honest && json_ok honest "honest upload" &&
+	cmp_num "honest upload scores the maximum" "$(score_of honest)" -eq "$MAX"
+
+# A kit that does not build on the grader still grades the file.
+new_root nobuild && cp "$REF" "$TMP/nobuild/submission/ada.txt"
+echo 'this is not C' >"$TMP/nobuild/source/frames.c"
+grade_upload nobuild && json_ok nobuild "kit that does not build" &&
+	cmp_num "a broken build does not change the grade" "$(score_of nobuild)" -eq "$MAX"
+
+# Forged: a count edited in a record (the first Lab 1 row's minor_faults,
+# its 7th column, set to 1).
+new_root forged
+awk -F , -v OFS=, '/^csv: / && ++n == 2 { $7 = 1 } 1' "$REF" >"$TMP/forged/submission/ada.txt"
+if cmp -s "$REF" "$TMP/forged/submission/ada.txt"; then fail "forged upload" "the edit did not apply"
+else grade_upload forged && json_ok forged "forged upload" &&
+	cmp_num "forged upload scores below the maximum" "$(score_of forged)" -lt "$MAX"; fi
+
+# Empty, missing, binary: no points, a reason, valid JSON.
+new_root empty && : >"$TMP/empty/submission/ada.txt"
+new_root missing
+new_root binary && awk 'BEGIN { for (i = 0; i < 256; i++) printf "%c", i; print "student: x" }' \
+	>"$TMP/binary/submission/ada.txt"
+for u in empty missing binary; do
+	grade_upload $u && json_ok $u "$u upload" &&
+		cmp_num "$u upload scores 0" "$(score_of $u)" -eq 0
+done
+grep -q '"output": "no .txt file in the upload' "$TMP/missing/results/results.json" &&
+	pass "missing upload: the reason is the output" ||
+	fail "missing upload: the reason" "$(head -c 300 "$TMP/missing/results/results.json")"
+
+# A backslash and a Latin-1 byte in the student line: escaped, replaced.
+new_root backslash && sed 's/^student: .*/student: C:\\Users\\bob/' "$REF" >"$TMP/backslash/submission/a.txt"
+grade_upload backslash && json_ok backslash "backslash in the student line" &&
+	{ grep -qF '"output": "C:\\Users\\bob:' "$TMP/backslash/results/results.json" &&
+		pass "the backslashes reach Gradescope as written" ||
+		fail "the backslashes reach Gradescope" "$(grep -m1 output "$TMP/backslash/results/results.json")"; }
+new_root latin1 && sed "s/^student: .*/student: jos$(printf '\351')/" "$REF" >"$TMP/latin1/submission/a.txt"
+grade_upload latin1 && json_ok latin1 "Latin-1 byte in the student line" &&
+	{ grep -qF '"output": "jos\ufffd:' "$TMP/latin1/results/results.json" &&
+		pass "a byte that is not UTF-8 becomes U+FFFD" ||
+		fail "a Latin-1 byte becomes U+FFFD" "$(grep -m1 output "$TMP/latin1/results/results.json")"; }
+
+# RERUN=1: an uploaded submission is refused, never graded as measured.
+new_root rerunsub && cp "$REF" "$TMP/rerunsub/submission/ada.txt"
+grade_upload rerunsub 1 && json_ok rerunsub "RERUN=1, a submission uploaded" &&
+	cmp_num "RERUN=1 grades no uploaded measurements" "$(score_of rerunsub)" -eq 0
+
+# RERUN=1 with a sheet: make submit here, at the sheet's name; the runs and
+# the kit line grade clean (the zip says which revision it is).  Minutes.
+if ! strace_works; then
+	skip "RERUN=1 re-runs an honest sheet clean" "$STRACE_WHY"
+else
+	new_root rerun && tools/grading/questions.sh sheet ada >"$TMP/rerun/submission/ada.txt"
+	if grade_upload rerun 1 && json_ok rerun "RERUN=1, a sheet uploaded"; then  # fails itself
+		j=$TMP/rerun/results/results.json
+		bad=$(grep '^    {"name": ' "$j" | grep -v '"name": "answer: ' | grep -v '"status": "passed"' | cut -c1-160)
+		if [ -z "$bad" ] && [ -s "$TMP/rerun/results/rerun.txt" ] && grep -q '^kit: [0-9a-f]' "$TMP/rerun/results/rerun.txt"; then
+			pass "RERUN=1: the sheet re-run here, every run's test passed, the kit line names the zip's revision"
+		else
+			fail "RERUN=1 honest re-run grades clean" "$bad $(grep -m1 '^kit:' "$TMP/rerun/results/rerun.txt" 2>&1)"
+		fi
+	elif grep -q 'make submit failed' "$TMP/rerun/results/results.json" 2>/dev/null; then
+		fail "RERUN=1 with a sheet: make submit ran" "$(tail -n 3 "$TMP/rerun/results/rerun.log" 2>&1)"
+	fi
+fi
