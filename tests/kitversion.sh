@@ -14,12 +14,7 @@ else fail "kitversion --sources" "got '$own'"; fi
 # A copy of the tracked files without .git, as a ZIP holds them (git is
 # still installed here: the copy is outside any work tree).
 Z=$TMP/zip
-mkdir -p "$Z"
-if command -v git >/dev/null 2>&1 && git rev-parse --git-dir >/dev/null 2>&1; then
-	git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C "$Z"
-else
-	tar -cf - --exclude=./.git . | tar -xf - -C "$Z"
-fi
+kit_copy "$Z" || fail "a copy of the kit" "kit_copy failed"
 if (cd "$Z" && git rev-parse --git-dir >/dev/null 2>&1); then
 	skip "kitversion in a copy without .git" "$TMP is inside a git work tree"
 else
