@@ -40,7 +40,8 @@
 #   make sanitize             the labs under ASan+UBSan and TSan (gcc, clang)
 #   make test                 the kit's checks; ends "N passed, M failed,
 #                             K skipped"
-#                             (T=NAME: tests/NAME.sh alone)
+#                             (T=NAME: tests/NAME.sh alone; TEST_AWK=gawk
+#                             or busybox: under that awk)
 #   make submit               every lab's graded runs in one file for a grader
 #                             (STUDENT=name; FRAMES SCALE VARIANCE_ITERS ...)
 #   make grade FILE=f         tools/grade.sh: check a submission (or a directory;
