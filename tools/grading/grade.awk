@@ -14,7 +14,8 @@
 # Awk: POSIX only, plus "/dev/stderr" as a file name (mawk, gawk and busybox
 # awk all have it); tested under all three (tests/lib.sh: TEST_AWK).  No
 # division by a value read from the file without a check that it is not 0
-# (gawk stops on one).  Lengths count bytes in mawk and characters in gawk:
+# (gawk stops on one).  No ^ or math functions (Debian's busybox awk is
+# built without them).  Lengths count bytes in mawk and characters in gawk:
 # nothing here depends on which.
 #
 # Everything in a submission is data: control characters are replaced by
@@ -391,7 +392,7 @@ function policy(env, tune,    n, a, i, j, kv, name, t, m) {
 			set_policy(name, kv[2])
 		}
 	}
-	if (tune) { P_MMAPMAX = 0; P_TRIM = 2^64; P_DYN = 0 }
+	if (tune) { P_MMAPMAX = 0; P_TRIM = 18446744073709551616; P_DYN = 0 }   # 2^64: no ^ (busybox awk without libm)
 }
 function set_policy(name, v) {
 	if (name == "mmap_max") { P_MMAPMAX = v + 0; P_DYN = 0 }
