@@ -40,7 +40,8 @@
 #   make sanitize             the labs under ASan+UBSan and TSan (gcc, clang)
 #   make test                 the kit's checks; ends "N passed, M failed,
 #                             K skipped"
-#                             (T=NAME: tests/NAME.sh alone)
+#                             (T=NAME: tests/NAME.sh alone; TEST_AWK=gawk
+#                             or busybox: under that awk)
 #   make submit               every lab's graded runs in one file for a grader
 #                             (STUDENT=name; FRAMES SCALE VARIANCE_ITERS ...)
 #   make grade FILE=f         tools/grade.sh: check a submission (or a directory;
@@ -373,17 +374,17 @@ $(foreach r,$(LAB_ROWS),$(foreach m,table $(call lab_field,4,$(r)),$(eval $(call
 # ROUNDS=N (64).  PLOT_LABS="lab1 lab4": only those labs' pictures.
 # reference-plots redraws the committed pictures in results/.
 PLOTS_DIR ?= plots
-PLOT_KNOBS = FRAMES=$(if $(filter file,$(origin FRAMES)),10,$(FRAMES)) \
-	VARIANCE_ITERS=$(if $(filter file,$(origin VARIANCE_ITERS)),50000,$(VARIANCE_ITERS)) \
-	BYTES=$(if $(filter file,$(origin BYTES)),32M,$(BYTES)) \
-	ROUNDS=$(if $(filter file,$(origin ROUNDS)),64,$(ROUNDS))
+PLOT_KNOBS = FRAMES=$(call shq,$(if $(filter file,$(origin FRAMES)),10,$(FRAMES))) \
+	VARIANCE_ITERS=$(call shq,$(if $(filter file,$(origin VARIANCE_ITERS)),50000,$(VARIANCE_ITERS))) \
+	BYTES=$(call shq,$(if $(filter file,$(origin BYTES)),32M,$(BYTES))) \
+	ROUNDS=$(call shq,$(if $(filter file,$(origin ROUNDS)),64,$(ROUNDS)))
 .PHONY: plots reference-plots clean-plot
 tools/plots/plot: tools/plots/plot.c tools/include/bench.h
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
 
 plots: $(LABS) tools/plots/plot
 	@$(call LEFTOVER,the untuned runs)
-	@PLOTS_DIR=$(PLOTS_DIR) $(PLOT_KNOBS) $(call knob_args,PLOT_LABS) tools/plots/plots.sh
+	@PLOTS_DIR=$(call shq,$(PLOTS_DIR)) $(PLOT_KNOBS) $(call knob_args,PLOT_LABS) tools/plots/plots.sh
 
 reference-plots: $(LABS) tools/plots/plot
 	@PLOTS_DIR=results CSV_DIR=.run/plots $(PLOT_KNOBS) tools/plots/plots.sh

@@ -102,13 +102,12 @@ done
 # ------------------------------------------------------------ the copy
 # The kit as a reader gets it: a git clone of this tree with its
 # uncommitted changes laid over (so the check sees what is being tested),
-# or a copy of the tracked sources where there is no git.
+# or a copy of its sources where there is no git.
 KIT=$TMP/kit
 if command -v git >/dev/null 2>&1 && git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	git clone -q "$PWD" "$KIT" && { git ls-files -m -o --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C "$KIT"; }
+	git clone -q "$PWD" "$KIT" && kit_copy "$KIT"
 else
-	mkdir -p "$KIT" && tar -cf - --exclude=./submissions --exclude=./answers --exclude=./.run --exclude=./build \
-		--exclude=./tests/bin --exclude=./plots . | tar -xf - -C "$KIT" && make -s -C "$KIT" clean >/dev/null
+	kit_copy "$KIT"
 fi || { fail "readme: a fresh copy of the kit" "clone/copy failed"; exit 1; }
 
 readme_commands README.md >"$TMP/commands"

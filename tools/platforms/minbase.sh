@@ -80,13 +80,7 @@ if chroot "$ROOT" sh -c 'command -v git' >/dev/null 2>&1; then die "the minbase 
 
 # The kit without .git: the files git tracks (or, without git here, the
 # tree minus what make builds), as a ZIP download would hold them.
-mkdir -p "$ROOT/kit"
-if git rev-parse --git-dir >/dev/null 2>&1; then
-	git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C "$ROOT/kit"
-else
-	tar -cf - --exclude=./.git --exclude=./build --exclude=./.run --exclude=./submissions --exclude=./tests/bin . |
-		tar -xf - -C "$ROOT/kit"
-fi || die "cannot copy the kit"
+kit_copy "$ROOT/kit" || die "cannot copy the kit"
 
 mount -t proc proc "$ROOT/proc" && mount --bind -o ro /sys "$ROOT/sys" &&
 	mount -t tmpfs -o mode=755 tmpfs "$ROOT/dev" || die "cannot mount /proc, /sys or /dev in the chroot"
