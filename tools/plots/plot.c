@@ -21,7 +21,7 @@
  * the data drawn and the range of the axes, so a test can check that the
  * axes hold every point.  Each series is one <g class="series">.
  */
-#include "../include/bench.h"
+#include "../include/cli.h"
 
 #include <getopt.h>
 #include <math.h>
