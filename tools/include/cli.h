@@ -305,23 +305,35 @@ static void bench_csv_str(FILE *out, const char *s)
 static int bench_progress_on = -1;     /* -1: not asked yet */
 static struct timespec bench_progress_last;
 
+/* Is a progress line due now?  If so it counts as shown: a line whose
+ * figures cost a system call gets them only then, and is printed with
+ * force=1 (if (bench_progress_due(0)) bench_progress(1, ...)). */
+__attribute__((unused))
+static int bench_progress_due(int force)
+{
+	struct timespec now;
+
+	if (bench_progress_on < 0)
+		bench_progress_on = isatty(STDERR_FILENO);
+	if (!bench_progress_on)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+	if (!force && now.tv_sec - bench_progress_last.tv_sec +
+	    (now.tv_nsec - bench_progress_last.tv_nsec) / 1e9 < 0.25)
+		return 0;
+	bench_progress_last = now;
+	return 1;
+}
+
 __attribute__((format(printf, 2, 3), unused))
 static void bench_progress(int force, const char *fmt, ...)
 {
 	char line[80];
 	int n;
 	va_list ap;
-	struct timespec now;
 
-	if (bench_progress_on < 0)
-		bench_progress_on = isatty(STDERR_FILENO);
-	if (!bench_progress_on)
+	if (!bench_progress_due(force))
 		return;
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
-	if (!force && now.tv_sec - bench_progress_last.tv_sec +
-	    (now.tv_nsec - bench_progress_last.tv_nsec) / 1e9 < 0.25)
-		return;
-	bench_progress_last = now;
 	n = snprintf(line, sizeof line, "%s: ", bench_prog);
 	if (n < 0 || (size_t)n >= sizeof line)
 		n = 0;
