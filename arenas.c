@@ -42,7 +42,7 @@
 #define ARENAS_PER_CPU (sizeof(long) == 4 ? 2u : 8u)
 #define HEAP_MAX_BYTES (sizeof(long) == 4 ? 1ull << 20 : 64ull << 20)
 
-/* ------------------------------------------------------------- options */
+/* ------------------------------------------ options: their defaults, usage */
 
 /* The most each count option takes. */
 #define MAX_THREADS 256u

@@ -43,7 +43,7 @@ static const char *const alloc_blurbs[] = {
 	"one malloc() for the run, memset() per frame (the floor)",
 };
 
-/* ------------------------------------------------------------- options */
+/* ------------------------------------------ options: their defaults, usage */
 
 enum output { OUTPUT_REPORT, OUTPUT_CSV };
 

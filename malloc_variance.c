@@ -72,7 +72,7 @@ struct row_result {
 	int threshold_capped;   /* mallopt refused 64 MiB; 32 MiB used */
 };
 
-/* ------------------------------------------------------------- options */
+/* ------------------------------------------ options: their defaults, usage */
 
 enum output {
 	OUTPUT_REPORT,          /* the table */
@@ -661,7 +661,7 @@ static double set_up_clock(const struct options *o)
 	return tpn;
 }
 
-/* ----------------------------------------------------------------- main */
+/* -------------------------------------------------------------- options */
 
 /* The row a mode names (its index in rows[]), or -1. */
 static int row_index(const char *mode)

@@ -45,7 +45,7 @@ static const char *const mode_names[] = { "pre25", "default", "tuned" };
 
 static long page_bytes;         /* sysconf(_SC_PAGESIZE), set first in main() */
 
-/* ------------------------------------------------------------- options */
+/* ------------------------------------------ options: their defaults, usage */
 
 /* The most SIZE, COUNT and THREADS take. */
 #define MAX_SIZE (1ull << 30)

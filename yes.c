@@ -46,7 +46,7 @@ static const uint64_t sweep_sizes[] = {
 };
 #define N_SWEEP (sizeof sweep_sizes / sizeof sweep_sizes[0])
 
-/* ------------------------------------------------------------- options */
+/* ------------------------------------------ options: their defaults, usage */
 
 enum output { OUTPUT_REPORT, OUTPUT_CSV };
 
