@@ -108,9 +108,9 @@ TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items
 .PHONY: all run test clean help results reference submit grade questions autograder rerun
 all: $(LABS)
 
-# The shared headers: timing and options, the environment check, and the
-# rules glibc reads its tunables by.
-HEADERS := tools/include/bench.h tools/include/env.h tools/include/tunables.h
+# The shared headers: the command line, measuring, the environment check,
+# and the rules glibc reads its tunables by.
+HEADERS := tools/include/cli.h tools/include/bench.h tools/include/env.h tools/include/tunables.h
 
 # The kit's revision, compiled into every lab (the "# built:" line, the
 # CSV's kit column): tools/lib/kitversion (git describe; without git, the
@@ -379,7 +379,7 @@ PLOT_KNOBS = FRAMES=$(call shq,$(if $(filter file,$(origin FRAMES)),10,$(FRAMES)
 	BYTES=$(call shq,$(if $(filter file,$(origin BYTES)),32M,$(BYTES))) \
 	ROUNDS=$(call shq,$(if $(filter file,$(origin ROUNDS)),64,$(ROUNDS)))
 .PHONY: plots reference-plots clean-plot
-tools/plots/plot: tools/plots/plot.c tools/include/bench.h
+tools/plots/plot: tools/plots/plot.c tools/include/cli.h
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
 
 plots: $(LABS) tools/plots/plot

@@ -16,7 +16,8 @@
  * Run:   ./arenas --threads 8               eight workers, glibc's defaults
  *        MALLOC_ARENA_MAX=2 ./arenas --threads 8    two arenas for all
  *        ./arenas --threads 8 --trim        malloc_trim(0) after the burst
- *        make lab6                          1 to 32 threads, the three side by side
+ *        make lab6                          1 to MAX_THREADS threads (16 x CPUs,
+ *                                           at most 64), the three side by side
  *        make lab6-tunables                 arena_max, trim_threshold, --trim
  *        make lab6-strace                   what malloc_trim calls (madvise)
  * Look at: "RssAnon after" against "live after" (the bytes the program
@@ -25,7 +26,6 @@
  */
 #include "tools/include/env.h"
 
-#include <getopt.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
@@ -42,6 +42,16 @@
 #define ARENAS_PER_CPU (sizeof(long) == 4 ? 2u : 8u)
 #define HEAP_MAX_BYTES (sizeof(long) == 4 ? 1ull << 20 : 64ull << 20)
 
+/* ------------------------------------------ options: their defaults, usage */
+
+/* The most each count option takes. */
+#define MAX_THREADS 256u
+#define MAX_ROUNDS 1000000u
+#define MAX_BLOCKS 100000u
+#define MAX_LIVE 1000000u
+
+enum output { OUTPUT_REPORT, OUTPUT_CSV };
+
 struct options {
 	unsigned threads;
 	unsigned rounds;        /* requests per thread */
@@ -49,7 +59,13 @@ struct options {
 	unsigned live;          /* blocks kept, over all threads */
 	uint64_t seed;
 	int trim;               /* malloc_trim(0) after the burst */
-	int csv;
+	enum output output;
+};
+
+/* Where parse_options() starts, and what usage() calls the default. */
+static const struct options defaults = {
+	.threads = 4, .rounds = 256, .blocks = 400, .live = 256, .seed = 6,
+	.output = OUTPUT_REPORT,
 };
 
 static void usage(FILE *out)
@@ -62,18 +78,19 @@ static void usage(FILE *out)
 		"threads; about one request in %u is %u times bigger.  Reports resident\n"
 		"memory (/proc/self/status) against the bytes really live, glibc's\n"
 		"mallinfo2() and the number of arenas, beside their predictions.\n"
-		"  -t, --threads N   worker threads (default 4, at most 256)\n"
-		"  -n, --rounds N    requests per thread (default 256)\n"
-		"      --blocks N    blocks in a usual burst (default 400)\n"
-		"  -l, --live N      blocks kept live over all threads (default 256)\n"
-		"      --seed N      random seed (default 6)\n"
+		"  -t, --threads N   worker threads (default %u, at most %u)\n"
+		"  -n, --rounds N    requests per thread (default %u)\n"
+		"      --blocks N    blocks in a usual burst (default %u)\n"
+		"  -l, --live N      blocks kept live over all threads (default %u)\n"
+		"      --seed N      random seed (default %" PRIu64 ")\n"
 		"      --trim        call malloc_trim(0) after the burst; show RSS before\n"
 		"                    and after\n"
 		"      --csv         print a CSV header and one row instead\n"
 		"      --env         print the environment check and exit\n"
 		"  -h, --help        this text\n"
 		"Try it with MALLOC_ARENA_MAX=2 or GLIBC_TUNABLES=glibc.malloc.arena_max=2.\n",
-		bench_prog, BIG_EVERY, BIG_TIMES);
+		bench_prog, BIG_EVERY, BIG_TIMES, defaults.threads, MAX_THREADS, defaults.rounds,
+		defaults.blocks, defaults.live, defaults.seed);
 }
 
 /* ------------------------------------------------------ /proc/self/status */
@@ -371,12 +388,6 @@ static void sample_until_done(const struct options *o, struct result *r)
 	} while (__atomic_load_n(&workers_done, __ATOMIC_ACQUIRE) < o->threads);
 }
 
-static void progress(const struct options *o, const char *what)
-{
-	if (!o->csv && isatty(STDERR_FILENO))
-		fprintf(stderr, "\r\033[K%s%s", what ? "arenas: " : "", what ? what : "");
-}
-
 static struct result run(const struct options *o)
 {
 	struct worker *w = calloc(o->threads, sizeof *w);
@@ -388,7 +399,7 @@ static struct result run(const struct options *o)
 		die("calloc(%u workers) failed", o->threads);
 	memset(&r, 0, sizeof r);
 	bench_gate_init(&gate_all, o->threads + 1);
-	progress(o, "starting the threads");
+	bench_progress(1, "starting the threads");
 	r.before = read_status();
 	for (unsigned i = 0; i < o->threads; i++) {
 		w[i].o = o;
@@ -401,7 +412,7 @@ static struct result run(const struct options *o)
 	}
 	r.start = read_status();   /* the workers wait at the gate */
 	r.anon_peak_kib = r.start.anon_kib;
-	progress(o, "requests");
+	bench_progress(1, "requests");
 	u0 = bench_usage_now();
 	t0 = bench_now();
 	gate();
@@ -414,7 +425,7 @@ static struct result run(const struct options *o)
 	r.live_peak = __atomic_load_n(&live_peak, __ATOMIC_RELAXED);
 	r.view = take_mallinfo();
 	if (o->trim) {
-		progress(o, "malloc_trim(0)");
+		bench_progress(1, "malloc_trim(0)");
 		t0 = bench_now();
 		r.trim_result = malloc_trim(0);
 		r.trim_seconds = bench_now() - t0;
@@ -422,7 +433,7 @@ static struct result run(const struct options *o)
 		r.view_trimmed = take_mallinfo();
 	}
 	r.arenas = count_arenas();
-	progress(o, "freeing");
+	bench_progress(1, "freeing");
 	gate();
 	for (unsigned i = 0; i < o->threads; i++) {
 		bench_thread_join(w[i].tid);
@@ -430,7 +441,7 @@ static struct result run(const struct options *o)
 		r.calls += w[i].calls;
 		r.live_blocks += o->rounds < w[i].slots ? o->rounds : w[i].slots;
 	}
-	progress(o, NULL);
+	bench_progress_done();
 	pthread_barrier_destroy(&gate_all);
 	free(w);
 	return r;
@@ -626,18 +637,18 @@ static struct options parse_options(int argc, char **argv)
 		{ "trim", no_argument, NULL, OPT_TRIM },
 		ENV_OPTIONS_END,
 	};
-	struct options o = { 4, 256, 400, 256, 6, 0, 0 };
+	struct options o = defaults;
 	int c;
 
 	while ((c = env_getopt(argc, argv, ":t:n:l:h", longopts, usage)) != -1) {
 		switch (c) {
-		case 't': o.threads = count_option(optarg, "threads", 256); break;
-		case 'n': o.rounds = count_option(optarg, "rounds", 1000000); break;
-		case OPT_BLOCKS: o.blocks = count_option(optarg, "blocks", 100000); break;
-		case 'l': o.live = count_option(optarg, "live", 1000000); break;
+		case 't': o.threads = count_option(optarg, "threads", MAX_THREADS); break;
+		case 'n': o.rounds = count_option(optarg, "rounds", MAX_ROUNDS); break;
+		case OPT_BLOCKS: o.blocks = count_option(optarg, "blocks", MAX_BLOCKS); break;
+		case 'l': o.live = count_option(optarg, "live", MAX_LIVE); break;
 		case OPT_SEED: o.seed = bench_seed_option(usage, optarg); break;
 		case OPT_TRIM: o.trim = 1; break;
-		case ENV_OPT_CSV: o.csv = 1; break;
+		case ENV_OPT_CSV: o.output = OUTPUT_CSV; break;
 		}
 	}
 	bench_no_arguments(usage, argc, argv);
@@ -653,10 +664,10 @@ int main(int argc, char **argv)
 
 	bench_start(argv[0]);
 	o = parse_options(argc, argv);
-	env_print_header_unless_csv(o.csv);
+	env_print_header_unless_csv(o.output == OUTPUT_CSV);
 	a = predict_arenas(o.threads);
 	r = run(&o);
-	if (o.csv)
+	if (o.output == OUTPUT_CSV)
 		print_csv(&o, &r, &a);
 	else
 		print_report(&o, &r, &a);

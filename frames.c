@@ -22,7 +22,6 @@
  */
 #include "tools/include/env.h"
 
-#include <getopt.h>
 #include <malloc.h>
 #include <sys/prctl.h>
 
@@ -30,6 +29,7 @@
 #define HEIGHT 2160u
 #define FRAME_BYTES ((uint64_t)WIDTH * HEIGHT * sizeof(uint64_t))
 #define SAMPLE_STRIDE 8u             /* check_frame() looks at every 8th pixel */
+#define MAX_FRAMES 1000000u
 #define MIB (1024.0 * 1024.0)
 /* How far a measured fault count may stray from an exact prediction: the
  * grader's fault_tolerance() (tools/grading/steps.awk; tests/why.sh checks
@@ -47,16 +47,25 @@ static const char *const alloc_blurbs[] = {
 	"one malloc() for the run, memset() per frame (the floor)",
 };
 
+/* ------------------------------------------ options: their defaults, usage */
+
+enum output { OUTPUT_REPORT, OUTPUT_CSV };
+
 struct options {
 	unsigned frames;
 	enum alloc_kind alloc;
 	int tune;
 	uint64_t size;       /* bytes per frame */
 	uint64_t vary;       /* each frame's size moves by up to this much */
-	int csv;
+	enum output output;
 	int no_thp;
 	int stats;           /* malloc_stats() at the end */
 	int trim;            /* --trim: malloc_trim(0) after the frame loop */
+};
+
+/* Where parse_options() starts, and what usage() calls the default. */
+static const struct options defaults = {
+	.frames = 100, .alloc = ALLOC_CALLOC, .size = FRAME_BYTES, .output = OUTPUT_REPORT,
 };
 
 static void usage(FILE *out)
@@ -65,7 +74,7 @@ static void usage(FILE *out)
 		"usage: %s [options]\n"
 		"Allocate, render, check and free one frame at a time; report time,\n"
 		"page faults and corrupt pixels.\n"
-		"  -n, --frames N      frames to render (default 100)\n"
+		"  -n, --frames N      frames to render (default %u)\n"
 		"      --alloc KIND    calloc (default, the completed program), malloc\n"
 		"                      (the skeleton), memset (malloc + memset), once\n"
 		"                      (allocate one frame for the run, clear it per frame)\n"
@@ -79,7 +88,7 @@ static void usage(FILE *out)
 		"                      and after (what a tuned heap keeps, and gives back)\n"
 		"      --env           print the environment check and exit\n"
 		"  -h, --help          this text\n",
-		bench_prog, FRAME_BYTES);
+		bench_prog, defaults.frames, defaults.size);
 }
 
 /* ------------------------------------------------------------ the work */
@@ -555,25 +564,8 @@ static int from_mmap(const void *p, const char *heap_lo)
 	return !(c >= heap_lo && c < (const char *)sbrk(0));
 }
 
-/* Frame i of n and the faults so far, on stderr, at most 4 times a second
- * and only when a person is watching.  stderr is unbuffered, so printing
- * allocates nothing; it runs after free(), between frames. */
-static void show_progress(unsigned i, unsigned n, const struct bench_usage *u0, double *last)
-{
-	double now = bench_now();
-
-	if (now - *last < 0.25 && i < n)
-		return;
-	*last = now;
-	fprintf(stderr, "\r%s: frame %u/%u, %ld faults so far%s", bench_prog, i, n,
-		bench_usage_now().minflt - u0->minflt, i == n ? "\r\033[K" : "");
-}
-
 static struct result run_frames(const struct options *o, const char *heap_lo)
 {
-	/* --csv too: stdout is the CSV, stderr still the person watching. */
-	int progress = isatty(STDERR_FILENO);
-	double shown = bench_now();
 	struct result r = { 0 };
 	struct bench_usage u0;
 	uint64_t seed = 0x9e3779b97f4a7c15ull, *once = NULL;
@@ -607,9 +599,13 @@ static struct result run_frames(const struct options *o, const char *heap_lo)
 		bench_sink(f);
 		if (!once)
 			free(f);
-		if (progress)
-			show_progress(i + 1, o->frames, &u0, &shown);
+		/* After free(), between frames; --csv too (stdout is the CSV,
+		 * stderr still the person watching). */
+		if (bench_progress_due(i == 0))
+			bench_progress(1, "frame %u/%u, %ld faults so far", i + 1, o->frames,
+				       bench_usage_now().minflt - u0.minflt);
 	}
+	bench_progress_done();
 	if (once) {
 		bench_sink(once);
 		free(once);
@@ -762,15 +758,16 @@ static struct options parse_options(int argc, char **argv)
 		{ "trim", no_argument, NULL, OPT_TRIM },
 		ENV_OPTIONS_END,
 	};
-	struct options o = { 100, ALLOC_CALLOC, 0, FRAME_BYTES, 0, 0, 0, 0, 0 };
+	struct options o = defaults;
 	uint64_t v;
 	int c, k;
 
 	while ((c = env_getopt(argc, argv, ":n:s:h", longopts, usage)) != -1) {
 		switch (c) {
 		case 'n':
-			if (bench_parse_u64(optarg, 1, 1000000, &v))
-				bad_usage(usage, "--frames wants a whole number from 1 to 1000000, not '%s'", optarg);
+			if (bench_parse_u64(optarg, 1, MAX_FRAMES, &v))
+				bad_usage(usage, "--frames wants a whole number from 1 to %u, not '%s'",
+					  MAX_FRAMES, optarg);
 			o.frames = (unsigned)v;
 			break;
 		case OPT_ALLOC:
@@ -789,7 +786,7 @@ static struct options parse_options(int argc, char **argv)
 				bad_usage(usage, "--vary wants bytes, e.g. 1536K, not '%s'", optarg);
 			break;
 		case OPT_NO_THP: o.no_thp = 1; break;
-		case ENV_OPT_CSV: o.csv = 1; break;
+		case ENV_OPT_CSV: o.output = OUTPUT_CSV; break;
 		case OPT_STATS: o.stats = 1; break;
 		case OPT_TRIM: o.trim = 1; break;
 		}
@@ -823,19 +820,19 @@ int main(int argc, char **argv)
 	pol = policy_from_environment();
 	/* Print the header now: stdout's buffer is allocated on first use,
 	 * and it should sit below the frames, not above them. */
-	if (!o.csv) {
+	if (o.output == OUTPUT_REPORT) {
 		env_print_header(stdout);
 		if (o.no_thp)
 			printf("# transparent huge pages disabled for this process (--no-thp)\n");
 	}
 	if (o.tune)
-		tune_allocator(&pol, !o.csv);
+		tune_allocator(&pol, o.output == OUTPUT_REPORT);
 	fflush(stdout);
 
 	r = run_frames(&o, heap_lo);
 	t = trim_heap(o.trim);
 	pr = predict_faults(&o, &pol, &r.heap);
-	if (o.csv)
+	if (o.output == OUTPUT_CSV)
 		print_csv(&o, &r, &pr, &t);
 	else
 		print_report(&o, &r, &pr, &pol, &t);

@@ -24,7 +24,6 @@
  */
 #include "tools/include/env.h"
 
-#include <getopt.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
@@ -34,7 +33,6 @@
 
 #define KIB ((size_t)1 << 10)
 #define MIB ((size_t)1 << 20)
-#define DEFAULT_ITERS 200000
 #define MAX_ITERS 50000000u
 #define MAX_THREADS 64
 #define POOL_BLOCKS 1024        /* the row uses one at a time; 64 KiB */
@@ -74,11 +72,62 @@ struct row_result {
 	int threshold_capped;   /* mallopt refused 64 MiB; 32 MiB used */
 };
 
-struct config {
-	uint64_t iters;
-	unsigned threads;
-	int hist, csv, mlock, history;
+/* ------------------------------------------ options: their defaults, usage */
+
+enum output {
+	OUTPUT_REPORT,          /* the table */
+	OUTPUT_CSV,             /* --csv: a header and one line per row */
+	OUTPUT_QUANTILES,       /* --quantiles: label,pct,ns for plots */
 };
+
+struct options {
+	uint64_t iters;         /* samples per row and thread */
+	unsigned threads;
+	size_t first, last;     /* the rows measured after the timer floor */
+	enum output output;
+	int hist, mlock, history;
+};
+
+/* Where parse_options() starts, and what usage() calls the default: every
+ * row (MODE all). */
+static const struct options defaults = {
+	.iters = 200000, .threads = 1, .first = 1, .last = NROWS - 1,
+	.output = OUTPUT_REPORT,
+};
+
+static void usage(FILE *f)
+{
+	int indent = (int)strlen(bench_prog) + 8;     /* under "[MODE]" */
+
+	fprintf(f,
+"usage: %s [MODE] [--iters N] [--threads N] [--hist | --csv]\n"
+"%*s[--mlock] [--history]\n"
+"       %s --self-test | --env | --help\n"
+"Times malloc + touch one byte + free, one call at a time, and prints the\n"
+"distribution in ns (nearest-rank percentiles) for each row.\n"
+"MODE (default all): all, small (32 B), medium (4 KiB), large (1 MiB,\n"
+"  default threshold), large-mmap (1 MiB, threshold 512 KiB), large-heap\n"
+"  (1 MiB, threshold 64 MiB, trim 128 MiB), pool (64 B free list).\n"
+"  The timer floor row is always printed first.\n"
+"  -n, --iters N     samples per row and thread (default %" PRIu64 ")\n"
+"  -t, --threads N   N threads run each row at once (1-%d, default %u)\n"
+"      --hist        an ASCII histogram per row on power-of-two buckets\n"
+"      --csv         a header and one line per row instead of the table\n"
+"      --quantiles   CSV of label,pct,ns: every 1%% and 99.1..99.9%% (for plots)\n"
+"      --mlock       mlockall(MCL_CURRENT|MCL_FUTURE) before measuring\n"
+"      --history     (or --no-isolate) run the rows in one process: each row\n"
+"                    inherits the allocator state the previous rows left\n"
+"      --self-test   check the pool hands out distinct, reusable blocks\n"
+"      --env         print the environment check and exit\n"
+"  -h, --help        this text\n", bench_prog, indent, "", bench_prog, defaults.iters,
+		MAX_THREADS, defaults.threads);
+}
+
+/* --csv or --quantiles: CSV only, no "# " header and no human lines. */
+static int csv_output(const struct options *o)
+{
+	return o->output != OUTPUT_REPORT;
+}
 
 /* The timed samples, in TSC ticks: iters per thread, allocated once with
  * mmap (never malloc, so the bookkeeping does not disturb the allocator
@@ -337,7 +386,7 @@ static int next_block_is_mmapped(size_t size)
 /* Runs one row in the calling process: `threads` threads (the calling
  * thread is thread 0 and so uses the main arena; the others get arenas of
  * their own) each take `iters` samples into their slice of `samples`. */
-static void run_row_here(const struct row *r, const struct config *cfg,
+static void run_row_here(const struct row *r, const struct options *o,
 			 struct row_result *res)
 {
 	struct worker w[MAX_THREADS];
@@ -347,17 +396,17 @@ static void run_row_here(const struct row *r, const struct config *cfg,
 	unsigned t;
 
 	set_thresholds(r, res);
-	bench_gate_init(&ready, cfg->threads);
-	bench_gate_init(&go, cfg->threads);
-	for (t = 0; t < cfg->threads; t++) {
-		w[t] = (struct worker){ .row = r, .out = samples + t * cfg->iters,
-					.n = cfg->iters, .ready = &ready, .go = &go,
+	bench_gate_init(&ready, o->threads);
+	bench_gate_init(&go, o->threads);
+	for (t = 0; t < o->threads; t++) {
+		w[t] = (struct worker){ .row = r, .out = samples + t * o->iters,
+					.n = o->iters, .ready = &ready, .go = &go,
 					.is_main = t == 0 };
 		if (t > 0)
 			bench_thread_start(&tid[t], worker_run, &w[t]);
 	}
 	worker_run(&w[0]);
-	for (t = 1; t < cfg->threads; t++)
+	for (t = 1; t < o->threads; t++)
 		bench_thread_join(tid[t]);
 	after = bench_usage_now();
 	res->minflt = bench_usage_delta(w[0].before, after).minflt;
@@ -376,7 +425,7 @@ static int lock_memory(void)
 /* Runs one row in a child forked for it: the child starts from the parent's
  * allocator state, in which no measured allocation or mallopt has ever
  * happened, and takes whatever it changes with it when it exits. */
-static void run_row_isolated(const struct row *r, const struct config *cfg,
+static void run_row_isolated(const struct row *r, const struct options *o,
 			     struct row_result *res)
 {
 	int status;
@@ -393,9 +442,9 @@ static void run_row_isolated(const struct row *r, const struct config *cfg,
 		 * prctl, hence the getppid() check after it. */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent)
 			_exit(1);
-		if (cfg->mlock)
+		if (o->mlock)
 			res->mlock_errno = lock_memory();
-		run_row_here(r, cfg, res);
+		run_row_here(r, o, res);
 		_exit(0);
 	}
 	if (waitpid(pid, &status, 0) != pid)
@@ -460,13 +509,13 @@ static const char *via_name(const struct row *r, const struct row_result *res)
 	}
 }
 
-static void print_table_head(const struct config *cfg)
+static void print_table_head(const struct options *o)
 {
-	if (cfg->csv == 2) {
+	if (o->output == OUTPUT_QUANTILES) {
 		printf("label,pct,ns");
 		env_csv_header(stdout);
 		putchar('\n');
-	} else if (cfg->csv) {
+	} else if (o->output == OUTPUT_CSV) {
 		printf("label,min_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,mean_ns,"
 		       "faults_per_iter,via,iters,threads");
 		env_csv_header(stdout);   /* glibc, THP, page, tunables, MALLOC_*, preload */
@@ -491,18 +540,18 @@ static const char *fit_ns(char *buf, size_t len, double ns, int width)
 }
 
 static void print_row(const struct row *r, const struct row_result *res,
-		      const struct stats *s, const struct config *cfg)
+		      const struct stats *s, const struct options *o)
 {
-	double n = (double)cfg->iters * cfg->threads;
+	double n = (double)o->iters * o->threads;
 	char c[7][24];
 
 	/* The label is always quoted (RFC 4180 allows it; "heap, no trim" holds
 	 * a comma); the environment's text fields are quoted where they must be. */
-	if (cfg->csv) {
+	if (o->output == OUTPUT_CSV) {
 		printf("\"%s\",%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.4f,%s,%" PRIu64 ",%u",
 		       r->label, s->min, s->p50, s->p90, s->p99, s->p999, s->max,
-		       s->mean, res->minflt / n, via_name(r, res), cfg->iters,
-		       cfg->threads);
+		       s->mean, res->minflt / n, via_name(r, res), o->iters,
+		       o->threads);
 		env_csv_fields(stdout);
 		putchar('\n');
 	} else
@@ -533,17 +582,17 @@ static void print_quantiles(const struct row *r, const uint64_t *sorted, size_t 
  * own, and a second mode in the row's histogram usually belongs to one of
  * them.  Timing columns only: faults are counted for the whole process.
  * Each slice is sorted here, before the whole array is. */
-static void per_thread_stats(const struct config *cfg, double ticks_per_ns,
+static void per_thread_stats(const struct options *o, double ticks_per_ns,
 			     struct stats *out)
 {
-	for (unsigned t = 0; t < cfg->threads; t++)
-		compute_stats(samples + (size_t)t * cfg->iters, cfg->iters,
+	for (unsigned t = 0; t < o->threads; t++)
+		compute_stats(samples + (size_t)t * o->iters, o->iters,
 			      ticks_per_ns, &out[t]);
 }
 
-static void print_thread_rows(const struct config *cfg, const struct stats *s)
+static void print_thread_rows(const struct options *o, const struct stats *s)
 {
-	for (unsigned t = 0; t < cfg->threads; t++) {
+	for (unsigned t = 0; t < o->threads; t++) {
 		char label[40], c[7][24];
 
 		snprintf(label, sizeof label, "  thread %u%s", t, t ? "" : " (main arena)");
@@ -585,11 +634,11 @@ static void print_hist(const struct row *r, const struct stats *s)
 
 /* Calibrates the TSC and, in human output, says what it found and what
  * could make it lie.  Returns ticks per ns. */
-static double set_up_clock(const struct config *cfg)
+static double set_up_clock(const struct options *o)
 {
 	double tpn = bench_tsc_calibrate(100);
 
-	if (cfg->csv)
+	if (csv_output(o))
 		return tpn;
 	if (!BENCH_HAVE_TSC) {
 		printf("  clock:           CLOCK_MONOTONIC_RAW (no TSC on this CPU; it adds more to every sample)\n");
@@ -612,32 +661,7 @@ static double set_up_clock(const struct config *cfg)
 	return tpn;
 }
 
-/* ----------------------------------------------------------------- main */
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: malloc_variance [MODE] [--iters N] [--threads N] [--hist | --csv]\n"
-"                       [--mlock] [--history]\n"
-"       malloc_variance --self-test | --env | --help\n"
-"Times malloc + touch one byte + free, one call at a time, and prints the\n"
-"distribution in ns (nearest-rank percentiles) for each row.\n"
-"MODE (default all): all, small (32 B), medium (4 KiB), large (1 MiB,\n"
-"  default threshold), large-mmap (1 MiB, threshold 512 KiB), large-heap\n"
-"  (1 MiB, threshold 64 MiB, trim 128 MiB), pool (64 B free list).\n"
-"  The timer floor row is always printed first.\n"
-"  -n, --iters N     samples per row and thread (default %d)\n"
-"  -t, --threads N   N threads run each row at once (1-%d, default 1)\n"
-"      --hist        an ASCII histogram per row on power-of-two buckets\n"
-"      --csv         a header and one line per row instead of the table\n"
-"      --quantiles   CSV of label,pct,ns: every 1%% and 99.1..99.9%% (for plots)\n"
-"      --mlock       mlockall(MCL_CURRENT|MCL_FUTURE) before measuring\n"
-"      --history     (or --no-isolate) run the rows in one process: each row\n"
-"                    inherits the allocator state the previous rows left\n"
-"      --self-test   check the pool hands out distinct, reusable blocks\n"
-"      --env         print the environment check and exit\n"
-"  -h, --help        this text\n", DEFAULT_ITERS, MAX_THREADS);
-}
+/* -------------------------------------------------------------- options */
 
 /* The row a mode names (its index in rows[]), or -1. */
 static int row_index(const char *mode)
@@ -648,17 +672,23 @@ static int row_index(const char *mode)
 	return -1;
 }
 
-/* Index of the first row the mode runs after the timer floor, 0 for all,
- * or -1. */
-static int parse_mode(const char *m)
+/* MODE: the rows first..last it names after the timer floor (all: every
+ * row), or -1. */
+static int parse_mode(const char *m, struct options *o)
 {
-	return strcmp(m, "all") ? row_index(m) : 0;
+	int i = strcmp(m, "all") ? row_index(m) : 0;
+
+	if (i < 0)
+		return -1;
+	o->first = i ? (size_t)i : 1;
+	o->last = i ? (size_t)i : NROWS - 1;
+	return 0;
 }
 
-static void parse_args(int argc, char **argv, struct config *cfg, int *mode)
+static struct options parse_options(int argc, char **argv)
 {
 	enum { OPT_HIST = 256, OPT_QUANTILES, OPT_MLOCK, OPT_HISTORY, OPT_SELF_TEST };
-	static const struct option opts[] = {
+	static const struct option longopts[] = {
 		BENCH_OPT_COUNT("iters"),
 		BENCH_OPT_THREADS,
 		{ "hist",      no_argument,       NULL, OPT_HIST },
@@ -669,65 +699,61 @@ static void parse_args(int argc, char **argv, struct config *cfg, int *mode)
 		{ "self-test", no_argument,       NULL, OPT_SELF_TEST },
 		ENV_OPTIONS_END,
 	};
+	struct options o = defaults;
 	uint64_t v;
 	int c;
 
-	*cfg = (struct config){ .iters = DEFAULT_ITERS, .threads = 1 };
-	*mode = 0;
-	while ((c = env_getopt(argc, argv, ":n:t:h", opts, usage)) != -1) {
+	while ((c = env_getopt(argc, argv, ":n:t:h", longopts, usage)) != -1) {
 		switch (c) {
 		case 'n':
 			if (bench_parse_u64(optarg, 1, MAX_ITERS, &v))
 				bad_usage(usage, "--iters wants a whole number from 1 to %u, not '%s'",
 					  MAX_ITERS, optarg);
-			cfg->iters = v;
+			o.iters = v;
 			break;
 		case 't':
 			if (bench_parse_u64(optarg, 1, MAX_THREADS, &v))
 				bad_usage(usage, "--threads wants a whole number from 1 to %d, not '%s'",
 					  MAX_THREADS, optarg);
-			cfg->threads = (unsigned)v;
+			o.threads = (unsigned)v;
 			break;
-		case OPT_HIST: cfg->hist = 1; break;
-		case ENV_OPT_CSV: cfg->csv = 1; break;
-		case OPT_QUANTILES: cfg->csv = 2; break;     /* CSV mode, quantile rows */
-		case OPT_MLOCK: cfg->mlock = 1; break;
-		case OPT_HISTORY: cfg->history = 1; break;
+		case OPT_HIST: o.hist = 1; break;
+		case ENV_OPT_CSV: o.output = OUTPUT_CSV; break;
+		case OPT_QUANTILES: o.output = OUTPUT_QUANTILES; break;
+		case OPT_MLOCK: o.mlock = 1; break;
+		case OPT_HISTORY: o.history = 1; break;
 		case OPT_SELF_TEST: exit(pool_self_test());
 		}
 	}
 	/* The samples are held in memory, 8 bytes each: keep them under 400 MB. */
-	if (cfg->iters * cfg->threads > MAX_ITERS)
+	if (o.iters * o.threads > MAX_ITERS)
 		bad_usage(usage, "--iters times --threads is at most %u samples", MAX_ITERS);
-	if (cfg->hist && cfg->csv)
+	if (o.hist && csv_output(&o))
 		bad_usage(usage, "--hist and --csv do not mix: the histogram is not CSV");
-	if (optind < argc) {
-		*mode = parse_mode(argv[optind]);
-		if (*mode < 0)
-			bad_usage(usage, "unknown mode '%s'", argv[optind]);
-		optind++;
-	}
+	if (optind < argc && parse_mode(argv[optind++], &o))
+		bad_usage(usage, "unknown mode '%s'", argv[optind - 1]);
 	if (optind < argc)
 		bad_usage(usage, "one mode at a time: unexpected '%s'", argv[optind]);
+	return o;
 }
 
 /* Did the run measure row i (rows first..last and the timer floor)? */
-static int ran(int i, size_t first, size_t last)
+static int ran(const struct options *o, int i)
 {
-	return i == 0 || (i > 0 && (size_t)i >= first && (size_t)i <= last);
+	return i == 0 || (i > 0 && (size_t)i >= o->first && (size_t)i <= o->last);
 }
 
 /* Rows side by side, found by their mode names: a row added to rows[]
  * moves no other. */
-static void print_ratios(const struct stats *st, size_t first, size_t last)
+static void print_ratios(const struct options *o, const struct stats *st)
 {
 	const int mmap_row = row_index("large-mmap"), heap_row = row_index("large-heap");
 	const int pool_row = row_index("pool"), small_row = row_index("small");
 
-	if (ran(mmap_row, first, last) && ran(heap_row, first, last))
+	if (ran(o, mmap_row) && ran(o, heap_row))
 		printf("  mmap/heap p50:   %.1fx (forced mmap p50 / heap, no trim p50)\n",
 		       st[mmap_row].p50 / st[heap_row].p50);
-	if (ran(pool_row, first, last) && ran(small_row, first, last))
+	if (ran(o, pool_row) && ran(o, small_row))
 		printf("  pool/32 B p50:   %.2fx (pool 64 B p50 / malloc 32 B p50; means: %.2fx)\n",
 		       st[pool_row].p50 / st[small_row].p50, st[pool_row].mean / st[small_row].mean);
 }
@@ -744,15 +770,15 @@ static void *map_samples(size_t n)
 	return m;
 }
 
-static void print_mlock(const struct config *cfg, int err)
+static void print_mlock(const struct options *o, int err)
 {
 	struct rlimit rl;
 	char lim[40];
 
-	if (!cfg->mlock)
+	if (!o->mlock)
 		return;
 	if (!err) {
-		if (!cfg->csv)
+		if (!csv_output(o))
 			printf("  mlock:           ok: mlockall(MCL_CURRENT|MCL_FUTURE) in the measuring process\n");
 		return;
 	}
@@ -762,101 +788,127 @@ static void print_mlock(const struct config *cfg, int err)
 		snprintf(lim, sizeof lim, "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
 	printf("%s  mlock:           FAILED: mlockall: %s; measured unlocked\n"
 	       "%s                   (RLIMIT_MEMLOCK: %s; `ulimit -l` shows it, root can lift it)\n",
-	       cfg->csv ? "# " : "", strerror(err), cfg->csv ? "# " : "", lim);
+	       csv_output(o) ? "# " : "", strerror(err), csv_output(o) ? "# " : "", lim);
 	fprintf(stderr, "%s: --mlock: mlockall failed: %s; the numbers are for unlocked memory\n",
 		bench_prog, strerror(err));
 }
 
-int main(int argc, char **argv)
-{
-	struct config cfg;
-	struct row_result *res;
+/* ----------------------------------------------------------------- main */
+
+/* What the rows measured, for the lines after the table. */
+struct run {
+	struct row_result *res;    /* one a row, MAP_SHARED: a row's child fills it */
 	struct stats st[NROWS];
-	double tpn, t0 = bench_now();
-	int mode, isolate, mlock_err = 0, mlock_reported = 0;
-	uint64_t step = 0;
-	static struct stats tst[MAX_THREADS];
-	int per_thread;
-	size_t first, last, nsamples;
+	double tpn;                /* TSC ticks per ns */
+	uint64_t step;             /* the timer's step in ticks; 0: none seen */
+	int isolate;               /* each allocating row in a child of its own */
+	int mlock_err;
+};
 
-	bench_start("malloc_variance");
-	parse_args(argc, argv, &cfg, &mode);
-	first = mode ? (size_t)mode : 1;
-	last = mode ? (size_t)mode : NROWS - 1;
-	/* One allocating row in a process that has done nothing yet is already
-	 * isolated; more than one gets a child each, unless --history. */
-	isolate = !cfg.history && last > first;
+static struct row_result *map_results(void)
+{
+	struct row_result *res = mmap(NULL, sizeof *res * NROWS, PROT_READ | PROT_WRITE,
+				      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
-	per_thread = !cfg.csv && cfg.threads > 1;
-	nsamples = (size_t)cfg.iters * cfg.threads;
-	samples = map_samples(nsamples);
-	res = mmap(NULL, sizeof *res * NROWS, PROT_READ | PROT_WRITE,
-		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (res == MAP_FAILED)
 		die("mmap for the results");
 	memset(res, 0, sizeof *res * NROWS);
+	return res;
+}
 
-	env_print_header_unless_csv(cfg.csv);
-	tpn = set_up_clock(&cfg);
-	if (cfg.mlock && !isolate)
-		mlock_err = lock_memory();
-	if (!cfg.csv) {
-		printf("  iterations:      %" PRIu64 " a row%s, %u thread%s\n", cfg.iters,
-		       cfg.threads > 1 ? " per thread" : "", cfg.threads,
-		       cfg.threads > 1 ? "s at once" : "");
-		printf("  isolation:       %s\n", isolate ?
-		       "each row in a fresh child process (forked before it allocates or calls mallopt)" :
-		       last > first ? "none (--history): rows share one process and its allocator state" :
-		       "one row in a fresh process");
-		printf("  percentiles:     nearest rank (each one is a measured sample); ns per malloc + touch + free\n\n");
-	}
-	print_table_head(&cfg);
+static void print_preamble(const struct options *o, const struct run *run)
+{
+	printf("  iterations:      %" PRIu64 " a row%s, %u thread%s\n", o->iters,
+	       o->threads > 1 ? " per thread" : "", o->threads,
+	       o->threads > 1 ? "s at once" : "");
+	printf("  isolation:       %s\n", run->isolate ?
+	       "each row in a fresh child process (forked before it allocates or calls mallopt)" :
+	       o->last > o->first ? "none (--history): rows share one process and its allocator state" :
+	       "one row in a fresh process");
+	printf("  percentiles:     nearest rank (each one is a measured sample); ns per malloc + touch + free\n\n");
+}
+
+/* Every row the mode names, after the timer floor, each printed as soon as
+ * it is measured. */
+static void measure_rows(const struct options *o, struct run *run)
+{
+	static struct stats tst[MAX_THREADS];
+	size_t nsamples = (size_t)o->iters * o->threads;
+	int per_thread = !csv_output(o) && o->threads > 1, mlock_reported = 0;
 
 	for (size_t i = 0; i < NROWS; i++) {
-		if (!ran((int)i, first, last))
+		if (!ran(o, (int)i))
 			continue;
 		/* The timer floor allocates nothing: it needs no child. */
-		if (isolate && i != 0)
-			run_row_isolated(&rows[i], &cfg, &res[i]);
+		if (run->isolate && i != 0)
+			run_row_isolated(&rows[i], o, &run->res[i]);
 		else
-			run_row_here(&rows[i], &cfg, &res[i]);
-		if (isolate && i != 0 && !mlock_reported) {
-			mlock_err = res[i].mlock_errno;
+			run_row_here(&rows[i], o, &run->res[i]);
+		if (run->isolate && i != 0 && !mlock_reported) {
+			run->mlock_err = run->res[i].mlock_errno;
 			mlock_reported = 1;
 		}
 		bench_progress_done();
 		if (per_thread)
-			per_thread_stats(&cfg, tpn, tst);
-		compute_stats(samples, nsamples, tpn, &st[i]);
+			per_thread_stats(o, run->tpn, tst);
+		compute_stats(samples, nsamples, run->tpn, &run->st[i]);
 		if (i == 0)
-			step = timer_step(samples, nsamples);
-		if (cfg.csv == 2)
-			print_quantiles(&rows[i], samples, nsamples, tpn);
+			run->step = timer_step(samples, nsamples);
+		if (o->output == OUTPUT_QUANTILES)
+			print_quantiles(&rows[i], samples, nsamples, run->tpn);
 		else
-			print_row(&rows[i], &res[i], &st[i], &cfg);
+			print_row(&rows[i], &run->res[i], &run->st[i], o);
 		if (per_thread)
-			print_thread_rows(&cfg, tst);
+			print_thread_rows(o, tst);
 		fflush(stdout);
 	}
+}
 
-	if (cfg.csv) {
-		print_mlock(&cfg, mlock_err);
-		return 0;
-	}
+/* After the table: histograms, notes, the timer's step, ratios. */
+static void print_summary(const struct options *o, const struct run *run, double t0)
+{
 	printf("\n");
-	if (cfg.hist)
+	if (o->hist)
 		for (size_t i = 0; i < NROWS; i++)
-			if (ran((int)i, first, last))
-				print_hist(&rows[i], &st[i]);
-	for (size_t i = first; i <= last; i++)
-		if (res[i].threshold_capped)
+			if (ran(o, (int)i))
+				print_hist(&rows[i], &run->st[i]);
+	for (size_t i = o->first; i <= o->last; i++)
+		if (run->res[i].threshold_capped)
 			printf("  note:            this glibc refused a 64 MiB threshold; \"%s\" used 32 MiB\n",
 			       rows[i].label);
-	if (step)
+	if (run->step)
 		printf("  timer step:      %.1f ns (%" PRIu64 " ticks: the smallest nonzero gap between back-to-back reads)\n",
-		       step / tpn, step);
-	print_mlock(&cfg, mlock_err);
-	print_ratios(st, first, last);
+		       run->step / run->tpn, run->step);
+	print_mlock(o, run->mlock_err);
+	print_ratios(o, run->st);
 	printf("  elapsed:         %.1f s\n", bench_now() - t0);
+}
+
+int main(int argc, char **argv)
+{
+	struct run run = { 0 };
+	struct options o;
+	double t0 = bench_now();
+
+	bench_start(argv[0]);
+	o = parse_options(argc, argv);
+	/* One allocating row in a process that has done nothing yet is already
+	 * isolated; more than one gets a child each, unless --history. */
+	run.isolate = !o.history && o.last > o.first;
+	samples = map_samples((size_t)o.iters * o.threads);
+	run.res = map_results();
+
+	env_print_header_unless_csv(csv_output(&o));
+	run.tpn = set_up_clock(&o);
+	if (o.mlock && !run.isolate)
+		run.mlock_err = lock_memory();
+	if (!csv_output(&o))
+		print_preamble(&o, &run);
+	print_table_head(&o);
+	measure_rows(&o, &run);
+	if (csv_output(&o))
+		print_mlock(&o, run.mlock_err);
+	else
+		print_summary(&o, &run, t0);
 	return 0;
 }

@@ -26,7 +26,6 @@
 #include "tools/include/env.h"
 
 #include <dlfcn.h>
-#include <getopt.h>
 #include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -34,7 +33,6 @@
 
 #define OLD_THRESHOLD (128u * 1024)    /* glibc's fixed threshold before 2.5 */
 #define TUNED_THRESHOLD (16u << 20)    /* what the reporter built glibc with */
-#define DEFAULT_LIVE 490000000ull      /* the report's live set, ~490 MB */
 /* Live blocks a run may keep, over all threads.  `threads 16 1 1` would
  * otherwise build 81.7 M blocks of 6 bytes on average (3.2 GB resident),
  * and `threads 1 1 1` 490 M of them: a pointer, a size and a 32-byte chunk
@@ -47,6 +45,15 @@ static const char *const mode_names[] = { "pre25", "default", "tuned" };
 
 static long page_bytes;         /* sysconf(_SC_PAGESIZE), set first in main() */
 
+/* ------------------------------------------ options: their defaults, usage */
+
+/* The most SIZE, COUNT and THREADS take. */
+#define MAX_SIZE (1ull << 30)
+#define MAX_COUNT 1000000000ull
+#define MAX_THREADS 1024u
+
+enum output { OUTPUT_REPORT, OUTPUT_CSV };
+
 struct options {
 	uint64_t size;          /* largest request */
 	uint64_t count;         /* requests per thread after the live set is built */
@@ -58,9 +65,14 @@ struct options {
 	int weak;               /* --weak: per-thread live set, one shared sequence */
 	int fixed;              /* every request is exactly SIZE */
 	int stats;              /* --stats: glibc's own view at the end */
-	int csv;
+	enum output output;
 };
 
+/* Where parse_options() starts, and what usage() calls the default: the
+ * report's live set (~490 MB) and its bug number as the seed. */
+static const struct options defaults = {
+	.mode = MODE_PRE25, .live = 490000000, .seed = 1541, .output = OUTPUT_REPORT,
+};
 
 static void usage(FILE *out)
 {
@@ -77,11 +89,11 @@ static void usage(FILE *out)
 		"                                  twice that\n"
 		"      --threshold BYTES  pin M_MMAP_THRESHOLD at BYTES instead (the\n"
 		"                         report's build flag); trim stays as the mode has it\n"
-		"  -l, --live BYTES       bytes live across all threads (default 490000000)\n"
+		"  -l, --live BYTES       bytes live across all threads (default %" PRIu64 ")\n"
 		"      --weak             weak scaling: --live is per thread, and every\n"
 		"                         thread makes the same requests (one seed), so N\n"
 		"                         threads do exactly N times the work of one\n"
-		"      --seed N           random seed (default 1541)\n"
+		"      --seed N           random seed (default %" PRIu64 ")\n"
 		"      --fixed            every request is exactly SIZE bytes\n"
 		"      --stats            glibc's malloc_stats() and a malloc_info() summary,\n"
 		"                         taken when the timed part ends\n"
@@ -91,7 +103,7 @@ static void usage(FILE *out)
 		"At most %llu live blocks in all (SIZE/3 bytes each on average).\n"
 		"SIZE and BYTES take K, M or G (KiB, MiB, GiB).  Example:\n"
 		"  %s --mode pre25 1280000 2000 2\n",
-		bench_prog, MAX_BLOCKS, bench_prog);
+		bench_prog, defaults.live, defaults.seed, MAX_BLOCKS, bench_prog);
 }
 
 /* ---------------------------------------------------------------- sizes */
@@ -486,17 +498,6 @@ static struct glibc_view take_glibc_view(void)
 	return v;
 }
 
-/* "filling 12 blocks..." on a terminal only: nothing in pipes or files. */
-static void progress(const struct options *o, const char *what)
-{
-	static int tty = -1;
-
-	if (tty < 0)
-		tty = !o->csv && isatty(2);
-	if (tty)
-		fprintf(stderr, "\r\033[K%s%s", what ? "threads: " : "", what ? what : "");
-}
-
 static struct result run(const struct options *o)
 {
 	struct result r;
@@ -514,7 +515,7 @@ static struct result run(const struct options *o)
 		r.slots = 1;
 	bench_gate_init(&phase_gate, o->threads + 1);
 
-	progress(o, "starting the threads and building the live set");
+	bench_progress(1, "starting the threads and building the live set");
 	u0 = bench_usage_now();
 	t0 = bench_now();
 	for (unsigned i = 0; i < o->threads; i++) {
@@ -524,7 +525,7 @@ static struct result run(const struct options *o)
 		bench_thread_start(&w[i].tid, run_worker, &w[i]);
 	}
 	gate();
-	progress(o, "timed part");
+	bench_progress(1, "timed part");
 	u1 = bench_usage_now();
 	tlb1 = tlb_shootdowns();
 	t1 = bench_now();
@@ -535,7 +536,7 @@ static struct result run(const struct options *o)
 	tlb2 = tlb_shootdowns();
 	if (o->stats && env_malloc_is_glibc())
 		r.view = take_glibc_view();
-	progress(o, "freeing");
+	bench_progress(1, "freeing");
 	gate();
 	for (unsigned i = 0; i < o->threads; i++) {
 		bench_thread_join(w[i].tid);
@@ -544,7 +545,7 @@ static struct result run(const struct options *o)
 		r.live_start += w[i].live_start;
 		r.live_end += w[i].live_end;
 	}
-	progress(o, NULL);
+	bench_progress_done();
 	r.fill_s = t1 - t0;
 	r.churn_s = t2 - t1;
 	r.fill_use = bench_usage_delta(u0, u1);
@@ -711,7 +712,7 @@ static void print_csv(const struct options *o, const struct policy *p,
 
 /* -------------------------------------------------------------- options */
 
-/* A count, or with `sized` a byte size with K/M/G.  Both bench.h parsers
+/* A count, or with `sized` a byte size with K/M/G.  Both cli.h parsers
  * want a digit first: a blank, a tab or a sign is refused. */
 static int parse_number(const char *s, uint64_t min, uint64_t max, int sized, uint64_t *v)
 {
@@ -761,7 +762,7 @@ static struct options parse_options(int argc, char **argv)
 		{ "stats", no_argument, NULL, OPT_STATS },
 		ENV_OPTIONS_END,
 	};
-	struct options o = { 0, 0, 0, MODE_PRE25, 0, DEFAULT_LIVE, 1541, 0, 0, 0, 0 };
+	struct options o = defaults;
 	int c, k;
 
 	bench_numbers_hint = "SIZE, COUNT and THREADS are whole numbers from 1";
@@ -787,14 +788,14 @@ static struct options parse_options(int argc, char **argv)
 		case OPT_WEAK: o.weak = 1; break;
 		case OPT_FIXED: o.fixed = 1; break;
 		case OPT_STATS: o.stats = 1; break;
-		case ENV_OPT_CSV: o.csv = 1; break;
+		case ENV_OPT_CSV: o.output = OUTPUT_CSV; break;
 		}
 	}
 	if (argc - optind != 3)
 		bad_usage(usage, "wants three arguments, SIZE COUNT THREADS; got %d", argc - optind);
-	o.size = positional(argv[optind], "SIZE", 1, 1ull << 30, 1);
-	o.count = positional(argv[optind + 1], "COUNT", 1, 1000000000, 0);
-	o.threads = (unsigned)positional(argv[optind + 2], "THREADS", 1, 1024, 0);
+	o.size = positional(argv[optind], "SIZE", 1, MAX_SIZE, 1);
+	o.count = positional(argv[optind + 1], "COUNT", 1, MAX_COUNT, 0);
+	o.threads = (unsigned)positional(argv[optind + 2], "THREADS", 1, MAX_THREADS, 0);
 	check_bounds(&o);
 	return o;
 }
@@ -810,10 +811,10 @@ int main(int argc, char **argv)
 	if (page_bytes <= 0)
 		die("sysconf(_SC_PAGESIZE)");
 	o = parse_options(argc, argv);
-	env_print_header_unless_csv(o.csv);
+	env_print_header_unless_csv(o.output == OUTPUT_CSV);
 	p = apply_mode(&o);
 	r = run(&o);
-	if (o.csv)
+	if (o.output == OUTPUT_CSV)
 		print_csv(&o, &p, &r);
 	else
 		print_report(&o, &p, &r);

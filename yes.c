@@ -25,7 +25,6 @@
 #include "tools/include/env.h"
 
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -47,6 +46,10 @@ static const uint64_t sweep_sizes[] = {
 };
 #define N_SWEEP (sizeof sweep_sizes / sizeof sweep_sizes[0])
 
+/* ------------------------------------------ options: their defaults, usage */
+
+enum output { OUTPUT_REPORT, OUTPUT_CSV };
+
 struct options {
 	uint64_t bytes;        /* written per run */
 	uint64_t size;         /* 0: the sweep */
@@ -54,7 +57,13 @@ struct options {
 	unsigned reps;
 	uint64_t read_only;    /* --read BYTES: be the reader of stdin */
 	int writer_cpu, reader_cpu;   /* -1: wherever the scheduler puts them */
-	int csv;
+	enum output output;
+};
+
+/* Where parse_options() starts, and what usage() calls the default. */
+static const struct options defaults = {
+	.bytes = 256u << 20, .size = 0, .align = -1, .reps = 3,
+	.writer_cpu = -1, .reader_cpu = -1, .output = OUTPUT_REPORT,
 };
 
 /* One run through the pipe. */
@@ -82,11 +91,11 @@ static void usage(FILE *out)
 		"usage: %s [options]\n"
 		"Write \"y\\n\" from a buffer into a pipe that a child process drains;\n"
 		"report GiB/s for buffer sizes 2K..1M at four alignments.\n"
-		"      --bytes BYTES   bytes through the pipe per run (default 256M)\n"
+		"      --bytes BYTES   bytes through the pipe per run (default %" PRIu64 "M)\n"
 		"  -s, --size BYTES    one buffer size instead of the sweep (16 to 64M)\n"
 		"      --align A       one alignment: malloc (as malloc returned it),\n"
 		"                      page, page+8 or page+16 (default: all four)\n"
-		"  -n, --reps N        runs per row, the median is shown (default 3)\n"
+		"  -n, --reps N        runs per row, the median is shown (default %u)\n"
 		"      --cpus W,R      pin the writer to CPU W and the reader to CPU R\n"
 		"                      (0,0: one CPU; 0,1: two; default: not pinned)\n"
 		"      --read BYTES    only read BYTES from stdin and report the rate,\n"
@@ -95,7 +104,7 @@ static void usage(FILE *out)
 		"      --env           print the environment check and exit\n"
 		"  -h, --help          this text\n"
 		"BYTES take K, M or G (KiB, MiB, GiB).\n",
-		bench_prog, bench_prog);
+		bench_prog, defaults.bytes >> 20, defaults.reps, bench_prog);
 }
 
 /* ------------------------------------------------------------ processes */
@@ -169,11 +178,11 @@ static void reader_child(int data_fd, int result_fd, int cpu)
 
 /* --------------------------------------------------------------- writer */
 
-/* Write `total` bytes from buf, `size` at a time (the last write may be
- * shorter when size does not divide total). */
 /* Which run is going, for the progress line (set by measure_size()). */
 static char run_label[64];
 
+/* Write `total` bytes from buf, `size` at a time (the last write may be
+ * shorter when size does not divide total). */
 static void write_all(int fd, const char *buf, uint64_t size, uint64_t total, struct run *r)
 {
 	while (r->written < total) {
@@ -486,7 +495,7 @@ static void read_stdin(const struct options *o)
 	if (got < o->read_only)
 		die("stdin ended after %" PRIu64 " of %" PRIu64 " bytes", got, o->read_only);
 	rate = (double)got / GIB / (t1 - t0);
-	if (o->csv) {
+	if (o->output == OUTPUT_CSV) {
 		printf("bytes_read,reads,reader_sleeps,seconds,gib_per_s\n");
 		printf("%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%.3f\n", got, reads, sleeps,
 		       t1 - t0, rate);
@@ -509,7 +518,7 @@ static void run_rows(const struct options *o)
 	int single = o->size && o->align >= 0, full = first == 0 && last == N_ALIGN - 1;
 	char cpus[96];
 
-	if (o->csv) {
+	if (o->output == OUTPUT_CSV) {
 		print_csv_header();
 	} else {
 		env_print_header(stdout);
@@ -523,7 +532,7 @@ static void run_rows(const struct options *o)
 	for (size_t i = 0; i < n; i++) {
 		measure_size(o, sizes[i], table[i], first, last);
 		bench_progress_done();
-		if (o->csv)
+		if (o->output == OUTPUT_CSV)
 			for (int a = first; a <= last; a++)
 				print_csv_rows(o, &table[i][a]);
 		else if (single)
@@ -536,7 +545,7 @@ static void run_rows(const struct options *o)
 			       table[i][first].addr_mod);
 		flush_stdout();
 	}
-	if (!o->csv && !o->size && full)
+	if (o->output == OUTPUT_REPORT && !o->size && full)
 		print_summary(table, n);
 }
 
@@ -578,7 +587,7 @@ static struct options parse_options(int argc, char **argv)
 		{ "read", required_argument, NULL, OPT_READ },
 		ENV_OPTIONS_END,
 	};
-	struct options o = { 256u << 20, 0, -1, 3, 0, -1, -1, 0 };
+	struct options o = defaults;
 	uint64_t v;
 	int c;
 
@@ -607,7 +616,7 @@ static struct options parse_options(int argc, char **argv)
 			if (bench_parse_size(optarg, 1, 1ull << 40, &o.read_only))
 				bad_usage(usage, "--read wants bytes from 1 to 1T, e.g. 1G, not '%s'", optarg);
 			break;
-		case ENV_OPT_CSV: o.csv = 1; break;
+		case ENV_OPT_CSV: o.output = OUTPUT_CSV; break;
 		}
 	}
 	bench_no_arguments(usage, argc, argv);

@@ -8,7 +8,7 @@
  * definition: the p-th percentile of n sorted samples is the sample at
  * rank ceil(p/100 * n), counting from 1.
  */
-#include "tools/include/env.h"
+#include "tools/include/bench.h"
 
 #include <malloc.h>
 #include <sys/mman.h>

@@ -13,7 +13,7 @@
  * comments and white space outside the one root element, and a root that
  * is not <svg>.  It does not read a DTD or validate against SVG's schema.
  */
-#include "tools/include/bench.h"
+#include "tools/include/cli.h"
 #include "tests/checkfile.h"
 
 #include <ctype.h>

@@ -21,6 +21,7 @@
 #if defined(__linux__) && defined(__GLIBC__)   /* else bench.h said why */
 
 #include <fcntl.h>
+#include <gnu/libc-version.h>
 #include <sys/auxv.h>
 #include <sys/wait.h>
 

@@ -22,7 +22,7 @@
  * that the axes hold every point and end close to it; and data-x0/x1 on
  * the title, where it is estimated to start and end.  Each series is one <g class="series">.
  */
-#include "../include/bench.h"
+#include "../include/cli.h"
 
 #include <getopt.h>
 #include <math.h>
