@@ -80,7 +80,7 @@ strace_calls() {
 # ENV_HEADER_RE: an extended regex (awk, grep -E) for the environment
 # check's own lines (tools/include/env.h): what every run of a program prints the
 # same, as opposed to its "# set:" and "# warning:" lines.
-ENV_HEADER_RE='^# (glibc |built: |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)'
+ENV_HEADER_RE='^# (glibc |built: |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=|malloc: )'
 
 # env_header drop|keep: a filter, stdin to stdout: drop the environment
 # check's lines (a run after the first shows only what it adds), or keep
