@@ -97,6 +97,20 @@ read_faults_per_page() {
 	./frames --env 2>/dev/null | sed -n 's/.*read fault:.*(\([12]\) a page).*/\1/p'
 }
 
+# median_range FILE...: "MEDIAN MIN MAX" of the time_s column of the
+# kit's --csv files (the middle one of an odd count; of an even count the
+# mean of the two middle ones); die when a file has no time_s.
+median_range() {
+	local f t all=
+	for f in "$@"; do
+		t=$(tools/lib/csvget time_s "$f") || die "no time_s in $f"
+		all="$all$t"$'\n'
+	done
+	printf '%s' "$all" | sort -g |
+		awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			print m, v[1], v[NR] }'
+}
+
 # show_cmd WORDS...: print a command as a student would type it, "$ cmd",
 # in lines of at most 78 columns: a long one is broken between words with a
 # backslash, and a VAR=value word too long for a line after a ':' in it (a
