@@ -81,6 +81,9 @@ else
 100|lab6|MAX_THREADS=2 ROUNDS=4
 100|lab6-tunables|ROUNDS=4
 100|lab6-strace|ROUNDS=4
+80|lab7|FRAMES=1 REPEATS=1 ROUNDS=2 THREADS=1
+80|lab7-tunables|FRAMES=1 REPEATS=1 ROUNDS=2 THREADS=1
+80|lab7-strace|FRAMES=1 ROUNDS=2 THREADS=1
 EOF
 	w8_run "./frames --env" 80 - "./frames --env"
 	w8_run "./frames --env with settings" 80 - \
@@ -88,7 +91,8 @@ EOF
 	if [ "${LONG_TESTS:-0}" = 1 ]; then
 		for target in lab1 lab1-tunables lab1-strace demo-strace lab2 lab2-tunables lab2-strace \
 			      lab3 lab3-tunables lab3-strace lab4 lab4-tunables lab4-strace lab5 \
-			      lab5-tunables lab5-strace lab6 lab6-tunables lab6-strace; do
+			      lab5-tunables lab5-strace lab6 lab6-tunables lab6-strace lab7 \
+			      lab7-tunables lab7-strace; do
 			w8_run "make $target (default knobs)" 100 3.5 \
 				"env $W8K make --no-print-directory $target"
 		done
