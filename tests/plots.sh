@@ -188,6 +188,16 @@ if PLOTS_DIR="$TMP/plots" FRAMES=2 VARIANCE_ITERS=2000 BYTES=512K \
 	l8check "plot lab6" "$TMP/plots/plot-lab6-rss.svg" 3
 	cmp_num "plot lab6: 5 thread counts a policy" \
 		"$(grep -c 'data-points="5"' "$TMP/plots/plot-lab6-rss.svg")" -eq 3
+	# Lab 7: one colour an allocator (glibc and glibc tuned always, each
+	# installed preload), the three ways to allocate a frame.
+	n7=2
+	for so in libjemalloc.so.2 libtcmalloc_minimal.so.4 libmimalloc.so.2; do
+		/sbin/ldconfig -p 2>/dev/null | grep -q " $so " && n7=$((n7 + 1))
+	done
+	for f in lab7-time lab7-faults; do
+		l8check "plot $f: one series an allocator" "$TMP/plots/plot-$f.svg" $n7
+		cmp_num "plot $f: calloc, malloc, memset" "$(l8attr "$TMP/plots/plot-$f.svg" categories)" -eq 3
+	done
 	grep -q '<title># \|<title>glibc' "$TMP/plots/plot-lab4-cap.svg" &&
 		pass "plot lab4: the environment line is the <title>" ||
 		fail "plot lab4: the environment line is the <title>" "$(grep -m1 '<title>' "$TMP/plots/plot-lab4-cap.svg")"
