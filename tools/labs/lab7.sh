@@ -18,7 +18,8 @@
 # Per row and program: the median time of REPEATS interleaved rounds,
 # minor faults against a prediction from the allocator's own source where
 # its policy allows one (else "measured only"), peak and final RSS, and
-# the four calls counted by strace (one more run, when strace works).
+# the four calls counted by strace (one more run, when strace works;
+# tunables leaves them to strace).
 # An allocator whose library is not installed is skipped with its Debian
 # package named; glibc's rows always run.  Every command is printed.
 # Knobs (environment), checked before anything runs:
@@ -217,8 +218,10 @@ for name in $SKIPPED; do
 	echo "$prog: skipped $name: $(alloc_field "$name" 3) is not installed" \
 		"(apt-get install $(alloc_field "$name" 2))" >&"$([ "$MODE" = csv ] && echo 2 || echo 1)"
 done
+# tunables counts no calls: make lab7-strace counts them for every row.
 STRACE=1
-[ "$MODE" = csv ] && { STRACE=0; KINDS_RUN=$KINDS; } || KINDS_RUN="$KINDS threads"
+[ "$MODE" = csv ] || [ "$MODE" = tunables ] && STRACE=0
+[ "$MODE" = csv ] && KINDS_RUN=$KINDS || KINDS_RUN="$KINDS threads"
 [ "$STRACE" = 0 ] || strace_works || STRACE=0
 if [ "$MODE" = strace ] && [ "$STRACE" = 0 ]; then
 	echo "$prog: skipped: $STRACE_WHY"
@@ -358,7 +361,8 @@ for row in "${ROWS[@]}"; do
 	for p in $KINDS threads; do print_row "$row" "$p"; done
 	why_lines "${row%/*}" "${row#*/}" | sed 's/^/  why: /; 2,$s/^  why: /       /'
 done
-[ "$STRACE" = 1 ] || echo "brk mmap munmap madv: - ($prog: $STRACE_WHY)"
+if [ "$MODE" = tunables ]; then echo "brk mmap munmap madv: make lab7-strace counts them for these rows."
+elif [ "$STRACE" = 0 ]; then echo "brk mmap munmap madv: - ($prog: $STRACE_WHY)"; fi
 
 echo
 echo "Read it: predicted is the allocator's policy, read in its source, applied to"
@@ -370,6 +374,6 @@ echo "(mimalloc zeroes and maps past the size asked; threads: Lab 6's bursts)."
 echo "final RSS: after the last frame was freed (frames --trim's 'before trim')."
 if [ "$MODE" = strace ]; then
 	echo "Every run is under strace -f -c, loader included; its times are not shown."
-else
+elif [ "$STRACE" = 1 ]; then
 	echo "brk..madv: one more run of each under strace -f -c, loader included."
 fi
