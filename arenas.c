@@ -506,7 +506,8 @@ static void print_report(const struct options *o, const struct result *r,
 	printf("resident (/proc/self/status, KiB):\n");
 	printf("  VmHWM:           %ld (peak VmRSS of the process: the kernel's high-water mark)\n",
 	       r->after.hwm_kib);
-	printf("  RssAnon start:   %ld (workers started, each with its arena)\n", r->start.anon_kib);
+	printf("  RssAnon start:   %ld (workers started%s)\n", r->start.anon_kib,
+	       env_glibc_model_applies() ? ", each with its arena" : "");
 	printf("  RssAnon peak:    %ld (sampled every ms during the requests: %ld samples)\n",
 	       r->anon_peak_kib, r->samples);
 	printf("  RssAnon after:   %ld (every request done, the live set held)\n", r->after.anon_kib);
@@ -529,6 +530,11 @@ static void print_report(const struct options *o, const struct result *r,
 		printf("  trimmed/live:    %s ((RssAnon trimmed - start) per byte live)\n",
 		       ratio((double)(r->trimmed.anon_kib - r->start.anon_kib), kib(r->live_after),
 			     b1, sizeof b1));
+	}
+	if (!env_glibc_model_applies()) {
+		printf("glibc's view (mallinfo2) and arenas: n/a (malloc is %s)\n",
+		       env_allocator(b1, sizeof b1));
+		return;
 	}
 	printf("glibc's view after the burst (mallinfo2(), bytes):\n");
 	printf("  arena:           %" PRIu64 " (heap bytes glibc holds in all arenas: mapped,"

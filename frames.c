@@ -659,9 +659,16 @@ static const char *human_size(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
+/* The prediction is glibc's (malloc.c's rules): none under another
+ * allocator, nor for sizes that vary. */
+static int predicted(const struct options *o)
+{
+	return !o->vary && env_glibc_model_applies();
+}
+
 static const char *prediction_kind(const struct options *o, const struct prediction *pr)
 {
-	return o->vary ? "none" : pr->bound ? "bound" : "exact";
+	return !predicted(o) ? "none" : pr->bound ? "bound" : "exact";
 }
 
 static void print_report(const struct options *o, const struct result *r,
@@ -681,7 +688,10 @@ static void print_report(const struct options *o, const struct result *r,
 	printf("  corrupt pixels:  %" PRIu64 "\n", r->corrupt);
 	printf("  sampled pixels:  %" PRIu64 "\n", r->sampled);
 	printf("  faults/frame:    %.1f\n", (double)r->use.minflt / o->frames);
-	if (o->vary) {
+	if (!env_glibc_model_applies()) {
+		printf("  predicted:       n/a (glibc's model does not apply: malloc is %s)\n",
+		       env_allocator(a, sizeof a));
+	} else if (o->vary) {
 		printf("  predicted:       n/a (the model covers fixed sizes only)\n");
 	} else {
 		int n = explain_prediction(why, pr, o->frames, o, pol);
@@ -694,13 +704,18 @@ static void print_report(const struct options *o, const struct result *r,
 		for (int i = 0; i < n; i++)
 			printf("  %-17s%s\n", i ? "" : "why:", why[i]);
 	}
-	printf("  from mmap:       %u of %u frames\n", r->mmap_frames,
-	       o->alloc == ALLOC_ONCE ? 1 : o->frames);
+	if (env_glibc_model_applies())
+		printf("  from mmap:       %u of %u frames\n", r->mmap_frames,
+		       o->alloc == ALLOC_ONCE ? 1 : o->frames);
 	printf("  user time:       %.3f s\n", r->use.user_s);
 	printf("  sys time:        %.3f s\n", r->use.sys_s);
 	printf("  alloc:           %s\n", alloc_blurbs[o->alloc]);
-	printf("  policy:          %s\n", o->tune ? "tuned with mallopt()"
-	       : "glibc's defaults plus the environment (see the # lines)");
+	if (!env_glibc_model_applies())
+		printf("  policy:          %s's own, set by its environment variables%s\n",
+		       env_allocator(a, sizeof a), o->tune ? " (--tune's mallopt() is glibc's)" : "");
+	else
+		printf("  policy:          %s\n", o->tune ? "tuned with mallopt()"
+		       : "glibc's defaults plus the environment (see the # lines)");
 	if (t->before_kib >= 0) {
 		printf("  rss before trim: %ld KiB (VmRSS, every frame freed)\n", t->before_kib);
 		printf("  rss after trim:  %ld KiB (malloc_trim(0) returned %d)\n", t->after_kib,
@@ -727,7 +742,7 @@ static void print_csv(const struct options *o, const struct result *r,
 	printf("\n%s,%d,%u,%" PRIu64 ",%" PRIu64 ",%.3f,%ld,%.1f,", alloc_names[o->alloc],
 	       o->tune, o->frames, o->size, o->vary, r->seconds, r->use.minflt,
 	       (double)r->use.minflt / o->frames);
-	if (!o->vary)
+	if (predicted(o))
 		printf("%" PRIu64, pr->faults);
 	printf(",%s,%.0f,%" PRIu64 ",%" PRIu64 ",%u,%.3f,%.3f", prediction_kind(o, pr),
 	       r->use.maxrss_kib / 1024.0, r->corrupt, r->sampled, r->mmap_frames,

@@ -119,7 +119,7 @@ case $ver in
 	envmsg "256M is rejected on glibc $ver" "^# warning: glibc.malloc.mmap_threshold=256M: not a number" \
 		GLIBC_TUNABLES=glibc.malloc.mmap_threshold=256M ;;
 esac
-envmsg "another allocator is named" "^# warning: LD_PRELOAD: malloc() is libc_malloc_debug" \
+envmsg "another allocator is named" "^# warning: LD_PRELOAD: malloc() comes from libc_malloc_debug" \
 	LD_PRELOAD=libc_malloc_debug.so.0
 envmsg "the zero-page probe is reported" '^# read fault: .*([12] a page)'
 # Lines fit a projector, even with a long GLIBC_TUNABLES.

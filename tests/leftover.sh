@@ -78,7 +78,7 @@ if [ -z "$(ldconfig -p 2>/dev/null | awk '$1 == "libc_malloc_debug.so.0"')" ]; t
 	skip "LD_PRELOAD names the allocator" "no libc_malloc_debug.so.0 (glibc < 2.34)"
 else
 	LD_PRELOAD=libc_malloc_debug.so.0 ./arenas --env >"$TMP/pre" 2>&1
-	grep -q "^# warning: LD_PRELOAD: malloc() is libc_malloc_debug.so.0's, not glibc's" "$TMP/pre" &&
+	grep -q "^# warning: LD_PRELOAD: malloc() comes from libc_malloc_debug.so.0, not libc" "$TMP/pre" &&
 		pass "LD_PRELOAD: the header names the preloaded allocator" ||
 		fail "LD_PRELOAD names the allocator" "$(grep '^#' "$TMP/pre" | tail -n 3)"
 fi

@@ -252,6 +252,16 @@ if PLOTS_DIR="$TMP/plots" FRAMES=2 VARIANCE_ITERS=2000 BYTES=512K \
 		fail "plot lab6: live bytes drawn beside resident memory" \
 			"$(grep -o 'data-name="[^"]*" data-points="[0-9]*"' "$TMP/plots/plot-lab6-rss.svg" | tr '\n' ' ')"
 	fi
+	# Lab 7: one colour an allocator (glibc and glibc tuned always, each
+	# installed preload), the three ways to allocate a frame.
+	n7=2
+	for so in libjemalloc.so.2 libtcmalloc_minimal.so.4 libmimalloc.so.2; do
+		/sbin/ldconfig -p 2>/dev/null | grep -q " $so " && n7=$((n7 + 1))
+	done
+	for f in lab7-time lab7-faults; do
+		l8check "plot $f: one series an allocator" "$TMP/plots/plot-$f.svg" $n7
+		cmp_num "plot $f: calloc, malloc, memset" "$(l8attr "$TMP/plots/plot-$f.svg" categories)" -eq 3
+	done
 	grep -q '<title># \|<title>glibc' "$TMP/plots/plot-lab4-cap.svg" &&
 		pass "plot lab4: the environment line is the <title>" ||
 		fail "plot lab4: the environment line is the <title>" "$(grep -m1 '<title>' "$TMP/plots/plot-lab4-cap.svg")"

@@ -82,6 +82,9 @@ else
 100|lab6|MAX_THREADS=2 ROUNDS=4
 100|lab6-tunables|ROUNDS=4
 100|lab6-strace|ROUNDS=4
+80|lab7|FRAMES=1 REPEATS=1 ROUNDS=2 THREADS=1
+80|lab7-tunables|FRAMES=1 REPEATS=1 ROUNDS=2 THREADS=1
+80|lab7-strace|FRAMES=1 ROUNDS=2 THREADS=1
 80|help|"
 	while IFS='|' read -r max target knobs; do
 		w8_run "make $target (small knobs)" "$max" - \

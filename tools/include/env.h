@@ -13,6 +13,8 @@
  *   env_malloc_is_glibc()       is malloc() glibc's, or a preload / ASan's?
  *   env_preloaded_allocator()   the library an LD_PRELOAD brings malloc() from
  *   env_inherited()             a setting left in the shell the lab ran from?
+ *   env_glibc_model_applies()   do glibc's rules (the predictions) hold?
+ *   env_allocator()             its name and version: "jemalloc 5.3.0"
  *   env_read_status(), env_status_kib()  /proc/self/status without malloc
  *   env_print_header()          "# " lines, <= 80 columns, warnings last
  *   env_csv_header/fields()     the same facts as trailing CSV columns
@@ -298,6 +300,51 @@ static int env_inherited(const char *var)
 	return 0;
 }
 
+/* Do glibc's malloc rules (the labs' predictions) hold?  Under glibc's own
+ * malloc, and under its libc_malloc_debug.so, whose hooks call glibc's
+ * malloc; not under another allocator. */
+__attribute__((unused))
+static int env_glibc_model_applies(void)
+{
+	const char *f = strrchr(env_malloc_owner(), '/');
+
+	return env_malloc_is_glibc() || (f && !strncmp(f + 1, "libc_malloc_debug", 17));
+}
+
+/* The allocator behind malloc() with its version, for the header and for
+ * a lab that compares allocators: "glibc 2.36", or a preloaded one asked
+ * through its own interface (jemalloc's mallctl("version"), gperftools'
+ * tc_version(), mimalloc's mi_version()), else the defining file's name.
+ * Looked up with dlsym, so nothing links against them.  Into buf. */
+__attribute__((unused))
+static const char *env_allocator(char *buf, size_t len)
+{
+	const char *owner = env_malloc_owner(), *f = strrchr(owner, '/');
+	int (*je_ctl)(const char *, void *, size_t *, void *, size_t) =
+		(int (*)(const char *, void *, size_t *, void *, size_t))dlsym(RTLD_DEFAULT, "mallctl");
+	const char *(*tc_ver)(int *, int *, const char **) =
+		(const char *(*)(int *, int *, const char **))dlsym(RTLD_DEFAULT, "tc_version");
+	int (*mi_ver)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "mi_version");
+	const char *v = NULL;
+	size_t vlen = sizeof v;
+	int major, minor;
+
+	f = f ? f + 1 : owner;
+	if (env_malloc_is_glibc())
+		snprintf(buf, len, "glibc %s", gnu_get_libc_version());
+	else if (je_ctl && je_ctl("version", (void *)&v, &vlen, NULL, 0) == 0 && v)
+		/* "5.3.0-0-g54eaed1d...": the release, not the commit */
+		snprintf(buf, len, "jemalloc %.*s", (int)strcspn(v, "-"), v);
+	else if (tc_ver && tc_ver(&major, &minor, &v))
+		snprintf(buf, len, "gperftools tcmalloc %d.%d%s", major, minor, v ? v : "");
+	else if (mi_ver)   /* 209 is 2.0.9 (MI_MALLOC_VERSION) */
+		snprintf(buf, len, "mimalloc %d.%d.%d", mi_ver() / 100, mi_ver() / 10 % 10,
+			 mi_ver() % 10);
+	else
+		snprintf(buf, len, "%s", f);
+	return buf;
+}
+
 /* -------------------------------------------------------------- printing */
 
 /* The variable, or "(unset)"; the caller cuts it to fit its line. */
@@ -318,8 +365,8 @@ static void env_print_header(FILE *out)
 {
 	const struct env_malloc *m = env_malloc_policy();
 	struct utsname u;
-	char thp[128], mthp[160], what[96];
-	const char *pre = getenv("LD_PRELOAD");
+	char thp[128], mthp[160], what[96], alloc[64];
+	const char *pre = getenv("LD_PRELOAD"), *owner = strrchr(env_malloc_owner(), '/');
 	int left_over = 0;
 
 	if (uname(&u) != 0)
@@ -339,6 +386,10 @@ static void env_print_header(FILE *out)
 		strlen(env_or_unset("GLIBC_TUNABLES")) > 60 ? "..." : "");
 	if (pre)
 		fprintf(out, "# LD_PRELOAD=%.80s\n", pre);
+	/* Another allocator: named, and none of glibc's predictions is made. */
+	if (!env_glibc_model_applies())
+		fprintf(out, "# malloc: %s, not glibc's: glibc's model does not apply\n",
+			env_allocator(alloc, 34));
 	for (int i = 0; i < m->n_items; i++) {
 		const struct env_item *it = &m->items[i];
 		int left = env_inherited(it->source);
@@ -356,12 +407,13 @@ static void env_print_header(FILE *out)
 		fprintf(out, "# warning: (shell): left in your shell, so in force in every run\n"
 			"#   of this lab that does not set it, the untuned/default ones too\n");
 	if (env_preloaded_allocator())
-		fprintf(out, "# warning: LD_PRELOAD: malloc() is %.40s's, not glibc's:\n"
-			"#   no count here is glibc's policy, no prediction holds\n",
+		fprintf(out, "# warning: LD_PRELOAD: malloc() comes from %.40s, not libc\n",
 			env_preloaded_allocator());
 	else if (!env_malloc_is_glibc())
-		fprintf(out, "# warning: malloc() comes from %.50s, not libc: counts may not compare\n",
-			env_malloc_owner());
+		/* a shared library by its file name; the program itself
+		 * (a static sanitizer runtime) by its path */
+		fprintf(out, "# warning: malloc() comes from %.48s, not libc\n",
+			owner && strstr(owner, ".so") ? owner + 1 : env_malloc_owner());
 	if (env_thp_always())
 		fprintf(out, "# warning: THP always: memory written first may get 2 MiB pages;\n"
 			"#   memory read first maps the huge zero page, split by the first\n"

@@ -159,20 +159,6 @@ step7() {
 	     "reused block in full.  Untuned, calloc() costs nothing extra."
 }
 
-# median_range FILE...: the median of the files' time_s and their range,
-# "MEDIAN MIN MAX" (the middle one of an odd count; of an even count the
-# mean of the two middle ones).
-median_range() {
-	local f t all=
-	for f in "$@"; do
-		t=$(tools/lib/csvget time_s "$f") || die "no time_s in $f"
-		all="$all$t"$'\n'
-	done
-	printf '%s' "$all" | sort -g |
-		awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-			print m, v[1], v[NR] }'
-}
-
 ROUNDS=5
 step8() {
 	heading 8 "the benchmark: default vs tuned calloc vs the allocate-once floor"

@@ -121,7 +121,7 @@ leftover_settings() {
 # ENV_HEADER_RE: an extended regex (awk, grep -E) for the environment
 # check's own lines (tools/include/env.h): what every run of a program prints the
 # same, as opposed to its "# set:" and "# warning:" lines.
-ENV_HEADER_RE='^# (glibc |built: |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=)'
+ENV_HEADER_RE='^# (glibc |built: |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=|malloc: )'
 
 # env_header drop|keep: a filter, stdin to stdout: drop the environment
 # check's lines (a run after the first shows only what it adds), or keep
@@ -136,6 +136,20 @@ env_header() {
 # nothing when there is no such line.  Run from the kit's top directory.
 read_faults_per_page() {
 	./frames --env 2>/dev/null | sed -n 's/.*read fault:.*(\([12]\) a page).*/\1/p'
+}
+
+# median_range FILE...: "MEDIAN MIN MAX" of the time_s column of the
+# kit's --csv files (the middle one of an odd count; of an even count the
+# mean of the two middle ones); die when a file has no time_s.
+median_range() {
+	local f t all=
+	for f in "$@"; do
+		t=$(tools/lib/csvget time_s "$f") || die "no time_s in $f"
+		all="$all$t"$'\n'
+	done
+	printf '%s' "$all" | sort -g |
+		awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			print m, v[1], v[NR] }'
 }
 
 # show_cmd WORDS...: print a command as a student would type it, "$ cmd",
