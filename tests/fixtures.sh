@@ -77,7 +77,7 @@ done
 
 # A submission made here: the grader's expectation for each frames step is
 # exactly the program's own prediction.
-FRAMES=3 SCALE=50 VARIANCE_ITERS=2000 COUNT_LARGE=50 BYTES=256K STUDENT=fixtures OUT=$TMP/fx_sub.txt \
+FRAMES=3 SCALE=50 VARIANCE_ITERS=2000 COUNT_LARGE=200 BYTES=256K STUDENT=fixtures OUT=$TMP/fx_sub.txt \
 	tools/submit.sh >"$TMP/fx_submit" 2>&1 || fail "fixtures: make submit at small knobs" "$(tail -n 3 "$TMP/fx_submit")"
 if [ -f "$TMP/fx_sub.txt" ]; then
 	EXPECT_OUT=$TMP/fx_expect tools/grade.sh "$TMP/fx_sub.txt" >"$TMP/fx_out" 2>&1; rc=$?
