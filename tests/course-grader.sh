@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# tests/course-grader.sh - the grader a course runs (issue 17): answer
-# sheets per student, integrity checks, hostile input, the gradebook CSV,
-# feedback, Gradescope and the autograder zip.  One real submission with a
-# filled answer sheet is made here; every forgery is a copy of it with one
-# thing changed, and each case names its outcome (FAIL, ENV, refused or
-# flagged).  No time is asserted anywhere.
+# tests/course-grader.sh - the grader a course runs (issues 17 and 24):
+# answer sheets per student (the key never shown), integrity checks (the
+# status INTEGRITY, exit 4, no score), hostile input, the gradebook CSV
+# with the knobs, copies by fingerprint, feedback, Gradescope and the
+# autograder zip.  One real submission with a filled answer sheet is made
+# here; every forgery is a copy of it with one thing changed, and each case
+# names its outcome (FAIL, ENV, INTEGRITY, refused or flagged).  Each hole
+# issue 24 lists is a case below, marked "24:".  No time is asserted.
 . "$(dirname "$0")/lib.sh" || exit 1
 
 CG=$TMP/cg
@@ -29,7 +31,8 @@ check_usage_error "questions: a hidden name is refused" tools/grading/questions.
 # cg_fill SHEET: every answer worked out from first principles here
 # (page size, faults a page read then written, the knobs above), not
 # from the grader.  The Lab 4 edge: glibc 2.35-2.42 maps a frame every
-# time when its chunk tops 32 MiB - 4 KiB, i.e. a request over 33550312.
+# time when its mapping reaches 32 MiB, i.e. a request over 32 MiB - page
+# - 24 bytes (33,550,312 at 4 KiB pages).
 cg_fill() {
 	awk -v rf="$RF" -v pg="$(getconf PAGESIZE)" -v n=2 -v n4=2 -v b=1048576 '
 	function ceil(x) { return (x == int(x)) ? x : int(x) + 1 }
@@ -40,7 +43,7 @@ cg_fill() {
 	/^brk_tuned:/ { $0 = $0 " 0" }
 	/^faults_tuned:/ { $0 = $0 " " rf * p }
 	/^corrupt_tuned:/ { $0 = $0 " " (n - 1) * ceil(s / 64) }
-	/^l4_mmap_frames:/ { $0 = $0 " " (l4 > 33550312 ? n4 : 1) }
+	/^l4_mmap_frames:/ { $0 = $0 " " (l4 > 33554432 - pg - 24 ? n4 : 1) }
 	/^l4_fix:/ { $0 = $0 " GLIBC_TUNABLES=glibc.malloc.mmap_threshold=64M" }
 	/^yes_writes:/ { $0 = $0 " " ceil(b / buf) }
 	/^yes_addr_mod:/ { $0 = $0 " 16" }
@@ -60,8 +63,8 @@ if [ -n "$SUB" ]; then
 	cg_grade "$SUB"; rc=$?
 	if [ "$RF" != 1 ] && [ "$RF" != 2 ] || [ "$GMIN" -lt 35 ] || [ "$GMIN" -gt 42 ]; then
 		skip "grade: a correct answer sheet" "this glibc/kernel is outside what cg_fill models (glibc 2.$GMIN, $RF faults a page)"
-	elif [ $rc -eq 0 ] && cg_has '^Answers: 15/15$' && [ "$(cg_n FAIL)" -eq 0 ] && [ "$(cg_n ENV)" -eq 0 ]; then
-		pass "grade: a clean submission with a correct answer sheet: exit 0, Answers 15/15 ($(tail -n 1 "$CG/out"))"
+	elif [ $rc -eq 0 ] && grep -Eq '^Answers: ([0-9]+)/\1$' "$CG/out" && [ "$(cg_n FAIL)" -eq 0 ] && [ "$(cg_n ENV)" -eq 0 ]; then
+		pass "grade: a clean submission with a correct answer sheet: exit 0, $(grep '^Answers' "$CG/out") ($(tail -n 1 "$CG/out"))"
 	else
 		fail "grade: a correct answer sheet" "exit $rc: $(grep -m 4 -A1 -E '^(FAIL|ENV)' "$CG/out")"
 	fi
@@ -69,15 +72,50 @@ if [ -n "$SUB" ]; then
 	score=$(sed -n 's/^Score: \([0-9]*\)\/.*/\1/p' "$CG/clean.out")
 	ascore=$(sed -n 's/^Answers: \([0-9]*\)\/.*/\1/p' "$CG/clean.out")
 
+	amax=$(sed -n 's/^Answers: [0-9]*\/\([0-9]*\)$/\1/p' "$CG/clean.out")
+
 	# The answers apart from the runs: a blank sheet fails every answer,
 	# the runs' score is the same.
 	awk '/^@answers$/ { a = 1 } a && /^[a-z0-9_]+: / { sub(/: .*/, ": ") } /^@end$/ { a = 0 } { print }' "$SUB" >"$CG/blank.txt"
 	cg_grade "$CG/blank.txt"; rc=$?
-	if [ $rc -eq 1 ] && cg_has '^Answers: 0/15$' && cg_has "^Score: $score/" &&
+	if [ $rc -eq 1 ] && cg_has "^Answers: $((ascore - 15))/$amax$" && cg_has "^Score: $score/" &&
 	   [ "$(grep -c '^FAIL  answers ' "$CG/out")" -eq 11 ]; then
-		pass "grade: blank answers: 11 answer FAILs, Answers 0/15, the runs' Score unchanged"
+		pass "grade: blank answers: 11 answer FAILs (15 points fewer), the runs' Score unchanged"
 	else
 		fail "grade: blank answers" "exit $rc: $(grep -E '^(Answers|Score)' "$CG/out")"
+	fi
+	# 24: the grader handed out the key.  Every line of the sheet's part
+	# (the answers and the runs at its parameters) wants "(key)", locally,
+	# in the feedback and in results.json; --key, the instructor's, shows
+	# the numbers cg_fill worked out.
+	p=$(sed -n 's/^frame_pages: //p' "$CG/ada-filled.txt")
+	keyed=$(grep -E '^(PASS|FAIL) +(answers|lab[0-9]\.q-[a-z-]+) ' "$CG/out" | grep -v ' (key) ' | head -n 2)
+	tools/grade.sh --feedback "$CG/blank.txt" >"$CG/fb" 2>&1
+	tools/grade.sh --format gradescope "$CG/blank.txt" >"$CG/blank.json" 2>&1
+	tools/grade.sh --key "$CG/blank.txt" >"$CG/key" 2>&1
+	if [ -z "$keyed" ] && ! grep -q "want $p\b" "$CG/fb" && ! grep -q "want $p\b" "$CG/blank.json" &&
+	   grep -q "^FAIL  answers  *frame_pages  *blank  *$p " "$CG/key"; then
+		pass "24: the key is never printed (report, feedback, results.json: want (key)); --key shows it ($p pages)"
+	else
+		fail "24: the key printed" "lines with a key: $keyed; --key: $(grep 'frame_pages' "$CG/key")"
+	fi
+	# 24: answers without their runs earn nothing: the questions: line and
+	# the runs at the sheet's parameters deleted, the answers kept.
+	awk '/^questions: / { next } /^@run lab[0-9]\.q-/ { s = 1 } !s { print } /^@end$/ { s = 0 }' "$SUB" |
+		awk '/^@human$/ { h = 1 } h && /^lab[0-9]\.q-/ { next } { print }' >"$CG/f.txt"
+	cg_grade "$CG/f.txt"; rc=$?
+	if [ $rc -eq 1 ] && cg_has "^Answers: 0/$amax$" && [ "$(grep -c '^FAIL  answers  *[a-z0-9_]*  *not graded ' "$CG/out")" -eq 11 ] &&
+	   grep -A1 '^FAIL  answers  *frame_pages' "$CG/out" | grep -q 'no questions: line'; then
+		pass "24: answers without the runs at their parameters: every answer 0 with the reason, Answers 0/$amax"
+	else
+		fail "24: answers without their runs" "exit $rc: $(grep -E '^Answers' "$CG/out") $(grep -m 2 -A1 '^FAIL  answers' "$CG/out")"
+	fi
+	sed 's/^questions: Q_SIZE=[0-9]*/questions: Q_SIZE=40000000/' "$SUB" >"$CG/f.txt"
+	cg_grade "$CG/f.txt"; rc=$?
+	if cg_has "^Answers: $((ascore - 15))/$amax$" && grep -A1 '^FAIL  answers  *frame_pages' "$CG/out" | grep -q 'not the parameters of cg-ada'; then
+		pass "24: a questions: line that is not the name's parameters: every answer 0 with the reason"
+	else
+		fail "24: a wrong questions: line" "exit $rc: $(grep -E '^Answers' "$CG/out")"
 	fi
 fi
 
@@ -94,10 +132,10 @@ tools/grading/questions.sh sheet cg-bob | awk 'NR == FNR { if (/^[a-z_0-9]+: / &
 cg_knobs STUDENT=cg-bob ANSWERS="$CG/bob-copied.txt" OUT="$CG/bob.txt" tools/submit.sh >"$CG/sub.out" 2>"$CG/sub.err"
 if [ -f "$CG/bob.txt" ]; then
 	cg_grade "$CG/bob.txt"; rc=$?
-	a=$(sed -n 's/^Answers: \([0-9]*\)\/15$/\1/p' "$CG/out")
-	if [ $rc -eq 1 ] && [ -n "$a" ] && [ "$a" -lt 15 ] && [ "$(grep -c '^FAIL  answers ' "$CG/out")" -ge 4 ] &&
+	a=$(sed -n 's/^Answers: \([0-9]*\)\/[0-9]*$/\1/p' "$CG/out")
+	if [ $rc -eq 1 ] && [ -n "$a" ] && [ "$a" -lt "${ascore:-0}" ] && [ "$(grep -c '^FAIL  answers ' "$CG/out")" -ge 4 ] &&
 	   [ "$(grep '^FAIL  ' "$CG/out" | grep -vc '^FAIL  answers ')" -eq 0 ]; then
-		pass "grade: ada's answers copied onto bob's sheet: $(grep -c '^FAIL  answers ' "$CG/out") answers FAIL, Answers $a/15 (copied: FAIL)"
+		pass "grade: ada's answers copied onto bob's sheet: $(grep -c '^FAIL  answers ' "$CG/out") answers FAIL, Answers $a (copied: FAIL)"
 	else
 		fail "grade: copied answers" "exit $rc, Answers '$a': $(grep -m 3 '^FAIL' "$CG/out")"
 	fi
@@ -133,8 +171,8 @@ cg_row() {
 if [ -f "$SUB" ]; then
 	f34=$(tools/lib/csvget minor_faults <(sed -n '/^@run lab4.34M$/,/^@end/s/^csv: //p' "$SUB"))
 	cg_row lab4.34M minor_faults $((f34 + 1000)) >"$CG/f.txt"
-	cg_case "forgery: one count edited, the readable table true -> FAIL (the count, human_table)" 1 \
-		'^FAIL  lab4\.34M +minor_faults' '^FAIL  file +human_table'
+	cg_case "24: one count edited, the readable table stale -> INTEGRITY human_table, Score 0, exit 4" 4 \
+		'^FAIL  lab4\.34M +minor_faults' '^INTEGRITY  file +human_table' '^Score: 0/' '^Status: INTEGRITY'
 
 	sed 's/^student: cg-ada$/student: cg-bob/' "$SUB" >"$CG/f.txt"
 	cg_case "forgery: another student's file, the name changed -> FAIL (their parameters' commands, answers)" 1 \
@@ -143,59 +181,125 @@ if [ -f "$SUB" ]; then
 
 	thp=$(sed -n 's/^thp: //p' "$SUB")
 	awk -v t="$thp" '/^csv: / { i = index($0, t); if (i) $0 = substr($0, 1, i - 1) "enabled=always defrag=madvise zero_page=1" substr($0, i + length(t)) } { print }' "$SUB" >"$CG/f.txt"
-	cg_case "forgery: rows say THP always under a header that says $thp -> FAIL rows_vs_header" 1 '^FAIL  file +rows_vs_header'
+	cg_case "forgery: rows say THP always under a header that says $thp -> INTEGRITY rows_vs_header" 4 '^INTEGRITY  file +rows_vs_header'
 
 	other=$((3 - RF))
 	cg_row lab1.default-malloc read_faults_per_page $other >"$CG/f.txt"
-	cg_case "forgery: a row says $other fault(s) a read page, the header $RF -> FAIL rows_vs_header" 1 '^FAIL  file +rows_vs_header'
+	cg_case "forgery: a row says $other fault(s) a read page, the header $RF -> INTEGRITY rows_vs_header" 4 '^INTEGRITY  file +rows_vs_header'
+
+	# 24: rows against the header's kit and compiler.  A patched frames.c
+	# built here stamps KIT-dirty into its rows; the header edited to the
+	# clean revision with no changed sources no longer hides it.
+	kit=$(sed -n 's/^kit: //p' "$SUB")
+	cg_row lab1.default-malloc kit "${kit%-dirty}-dirty" | sed "s/^kit: .*/kit: ${kit%-dirty}/; s/^sources_changed: .*/sources_changed: (none)/" >"$CG/f.txt"
+	cg_case "24: a row built from a dirty kit, the header made clean -> INTEGRITY rows_vs_header" 4 \
+		'^INTEGRITY  file +rows_vs_header' 'kit .*-dirty in the row'
+	cg_row lab1.default-malloc compiler "clang 14.0.6" >"$CG/f.txt"
+	cg_case "24: a row built by another compiler than the header's -> INTEGRITY rows_vs_header" 4 \
+		'^INTEGRITY  file +rows_vs_header' 'compiler clang 14\.0\.6 in the row'
 
 	grep -v '^binary_bits: ' "$SUB" >"$CG/f.txt"
-	cg_case "forgery: binary_bits deleted -> FAIL binary_bits" 1 '^FAIL  file +binary_bits'
+	cg_case "forgery: binary_bits deleted -> INTEGRITY binary_bits" 4 '^INTEGRITY  file +binary_bits'
 
 	# strace: none with the strace records deleted: the system-call checks
-	# are ENV (no points), never PASS; with them left, a FAIL.
+	# are ENV (no points), never PASS; with them left, INTEGRITY.
 	awk '/^strace: / { $0 = "strace: none (not installed or ptrace denied): system-call checks are skipped" }
 		/^@run .*\.strace/ { skip = 1 } !skip { print } /^@end$/ { skip = 0 }' "$SUB" |
 		awk '/^@run lab5\./ { r = 1 } r && /^cmd: strace / { sub(/^cmd: strace -f -e trace=write -e raw=write -o [^ ]+ /, "cmd: ") }
-		     r && /^write: / { next } /^@end$/ { r = 0 } { print }' >"$CG/f.txt"
+		     r && /^write: / { next } /^@end$/ { r = 0 } { print }' >"$CG/nostrace.txt"
+	cp "$CG/nostrace.txt" "$CG/f.txt"
 	cg_case "forgery: strace: none and the strace records deleted -> ENV (no system-call points), exit 3" 3 \
 		'^ENV   lab1\.default-malloc +mmap/2frames' '^ENV   lab5\.4K\.page +strace_writes' '^PASS  file +strace_line'
 	sed 's/^strace: .*/strace: none (not installed)/' "$SUB" >"$CG/f.txt"
-	cg_case "forgery: strace: none with the strace records left -> FAIL strace_line" 1 '^FAIL  file +strace_line'
+	cg_case "forgery: strace: none with the strace records left -> INTEGRITY strace_line" 4 '^INTEGRITY  file +strace_line'
 
-	# A second @run after the real one, with a wrong count: not read.
+	# 24: repeated, extra or concatenated records and rows: INTEGRITY, and
+	# the first copy is the one read.
 	{ cat "$SUB"; sed -n '/^@run lab4.34M$/,/^@end$/p' "$SUB" | sed "s/,$f34,/,1,/"; } >"$CG/f.txt"
-	cg_case "forgery: a duplicate @run after the real one -> FAIL records_once; the first counts" 1 \
-		'^FAIL  file +records_once' '^PASS  lab4\.34M +minor_faults'
-
+	cg_case "24: a duplicate @run after the real one -> INTEGRITY records_once; the first counts" 4 \
+		'^INTEGRITY  file +records_once' '^PASS  lab4\.34M +minor_faults'
 	cat "$SUB" "$SUB" >"$CG/f.txt"
-	cg_case "forgery: the file concatenated twice -> FAIL one_submission" 1 '^FAIL  file +one_submission'
+	cg_case "24: the file concatenated twice -> INTEGRITY one_submission, Score 0" 4 '^INTEGRITY  file +one_submission' '^Score: 0/'
+	awk -v f="$f34" '$0 == "@run lab4.34M" { r = 1 } { print } r && /^csv: / && ++n == 2 { l = $0; sub("," f ",", ",1,", l); print l; r = 0 }' "$SUB" >"$CG/f.txt"
+	cg_case "24: a second, better CSV row inside one record -> INTEGRITY rows_once; the first counts" 4 \
+		'^INTEGRITY  file +rows_once' '^PASS  lab4\.34M +minor_faults'
+	awk '$0 == "@run lab4.34M" { r = 1 } { print } r && /^csv: / && ++n == 2 { for (i = 0; i < 5000; i++) print; r = 0 }' "$SUB" >"$CG/rows5000.txt"
+	cp "$CG/rows5000.txt" "$CG/f.txt"
+	cg_case "24: one row repeated 5,000 times -> INTEGRITY rows_once" 4 '^INTEGRITY  file +rows_once'
+
+	# 24: relabelled as format 1 (which had no Lab 6): this kit grades
+	# format 2 only, so it is not a submission at all.
+	sed 's/^format: malloc-labs-submission 2$/format: malloc-labs-submission 1/; s/ --no-thp//' "$SUB" |
+		awk '/^@run lab6\./ { s = 1 } !s { print } /^@end$/ { s = 0 }' >"$CG/f.txt"
+	cg_grade "$CG/f.txt"; rc=$?
+	if [ $rc -eq 2 ] && grep -q 'format 2 only' "$CG/err"; then
+		pass "24: relabelled as format 1, Lab 6 deleted -> not graded (exit 2: this kit grades format 2 only)"
+	else
+		fail "24: a format 1 relabel" "exit $rc: $(head -c 200 "$CG/err") $(tail -n 1 "$CG/out")"
+	fi
 
 	cg_row lab4.34M mmap_frames -2 >"$CG/f.txt"
-	cg_case "forgery: a negative count -> FAIL (numbers; not counted as 0)" 1 '^FAIL  file +numbers' '^FAIL  lab4\.34M +mmap_frames'
+	cg_case "forgery: a negative count -> INTEGRITY numbers (not counted as 0)" 4 '^INTEGRITY  file +numbers' '^FAIL  lab4\.34M +mmap_frames'
 	cg_row lab4.34M minor_faults 17k >"$CG/f.txt"
-	cg_case "forgery: a non-numeric count -> FAIL (not a number)" 1 '^FAIL  file +numbers' '^FAIL  lab4\.34M +minor_faults .*17k'
+	cg_case "forgery: a non-numeric count -> INTEGRITY numbers (not a number)" 4 '^INTEGRITY  file +numbers' '^FAIL  lab4\.34M +minor_faults .*17k'
 
 	sed 's/^kit: \([0-9a-f]*\).*/kit: \1-dirty/; s/^sources_changed: .*/sources_changed: frames.c/' "$SUB" >"$CG/f.txt"
-	cg_case "forgery: kit -dirty with frames.c changed -> ENV kit, exit 3" 3 '^ENV   file +kit'
+	cg_case "forgery: kit -dirty with frames.c changed -> INTEGRITY kit (not the kit's programs)" 4 '^INTEGRITY  file +kit'
 	sed 's/^kit: .*/kit: 0123abc/' "$SUB" >"$CG/f.txt"
-	cg_case "forgery: a kit revision this kit never had -> ENV kit" 3 '^ENV   file +kit'
-	sed 's/^kit: .*/kit: unknown (not a checkout)/' "$SUB" >"$CG/f.txt"
-	cg_case "forgery: a kit that is not a checkout -> ENV kit" 3 '^ENV   file +kit'
+	cg_case "forgery: a kit revision this kit never had (a local commit?) -> INTEGRITY kit" 4 '^INTEGRITY  file +kit'
+	# not a checkout: the programs were built without git too (rows: unknown)
+	cg_nokit() { sed "s/^kit: .*/kit: unknown (not a checkout)/; /^csv: /s/,$kit\$/,unknown/" "$SUB"; }
+	cg_nokit >"$CG/f.txt"
+	cg_case "grade: a kit that is not a checkout -> ENV kit (a download cannot say), exit 3" 3 '^ENV   file +kit'
 
 	sed 's/^compiler: .*/compiler: Debian clang version 14.0.6/' "$SUB" >"$CG/f.txt"
-	cg_case "forgery: compiler line clang, the binaries gcc -> FAIL compiler" 1 '^FAIL  file +compiler'
+	cg_case "forgery: compiler line clang, the binaries gcc -> INTEGRITY compiler" 4 '^INTEGRITY  file +compiler'
 
 	sed '/^@run lab4.34M$/,/^@end$/d' "$SUB" >"$CG/f.txt"
 	cg_case "forgery: a record deleted -> FAIL (commands, missing)" 1 '^FAIL  lab4\.34M +commands' '^FAIL  lab4\.34M +minor_faults +missing'
 	sed '/^@human$/,$d' "$SUB" >"$CG/f.txt"
-	cg_case "forgery: the @human table deleted -> FAIL human_table" 1 '^FAIL  file +human_table'
+	cg_case "forgery: the @human table deleted -> INTEGRITY human_table" 4 '^INTEGRITY  file +human_table'
 
 	# a format 2 file without an answer sheet still grades clean
 	awk '/^questions: / { next } /^@answers$/ { s = 1 } /^@run lab[0-9]\.q-/ { s = 1 } !s { print } /^@end$/ { s = 0 }' "$SUB" |
-		awk '/^@human$/ { h = 1 } h && /^lab[0-9]\.q-/ { next } { print }' >"$CG/f.txt"
+		awk '/^@human$/ { h = 1 } h && /^lab[0-9]\.q-/ { next } { print }' >"$CG/noans.txt"
+	cp "$CG/noans.txt" "$CG/f.txt"
 	cg_case "grade: a file without answers or their steps grades clean, the answers SKIP" 0 \
 		'^SKIP  answers +sheet' '^Answers: none'
+
+	# 24 (item 9): one maximum whatever the file holds: clean, without its
+	# sheet, without strace, with a record deleted, COUNT_LARGE under 200.
+	sed '/^@run lab4.34M$/,/^@end$/d' "$SUB" >"$CG/max1.txt"
+	sed 's/^count_large: .*/count_large: 100/' "$SUB" >"$CG/max2.txt"
+	maxes=$(for f in "$SUB" "$CG/noans.txt" "$CG/nostrace.txt" "$CG/max1.txt" "$CG/max2.txt"; do
+		tools/grade.sh "$f" 2>/dev/null | sed -n 's/^Score: [0-9]*\//max /p'; done)
+	if [ "$(printf '%s\n' "$maxes" | sort -u | wc -l)" -eq 1 ] && [ "$(printf '%s\n' "$maxes" | wc -l)" -eq 5 ]; then
+		pass "24: one maximum: clean, no sheet, no strace, a record deleted, COUNT_LARGE 100 all $(printf '%s\n' "$maxes" | head -n 1)"
+	else
+		fail "24: one maximum" "$(printf '%s\n' "$maxes" | tr '\n' ' ')"
+	fi
+
+	# 24: knobs have a minimum.  The course's (tools/grading/knobs: make
+	# submit's defaults) flag this short file, and the gradebook shows
+	# every knob; a course that says "below integrity" gets INTEGRITY.
+	tools/grade.sh --csv "$SUB" >"$CG/csv" 2>/dev/null
+	row=$(sed -n 2p "$CG/csv")
+	if cg_grade "$SUB" && cg_has '^PASS  file  *knobs  *flagged ' && cg_has "^Knobs below the course's minimums.*FRAMES 2 < 10" &&
+	   head -n 1 "$CG/csv" | grep -q ',frames,scale,variance_iters,count_large,bytes,' &&
+	   printf '%s\n' "$row" | grep -q ',2,50,2000,200,1M,.*knobs'; then
+		pass "24: knobs under the course's minimums flagged (report, the CSV's flags), every knob in the CSV"
+	else
+		fail "24: knob minimums" "$(grep -i knobs "$CG/out" | head -n 2) | $row"
+	fi
+	sed 's/^below .*/below integrity/' tools/grading/knobs >"$CG/knobs"
+	tools/grade.sh --knobs "$CG/knobs" "$SUB" >"$CG/out" 2>&1; rc=$?
+	if [ $rc -eq 4 ] && cg_has '^INTEGRITY  file  *knobs ' && cg_has '^Score: 0/'; then
+		pass "24: --knobs with 'below integrity': the short file is INTEGRITY, exit 4"
+	else
+		fail "24: --knobs below integrity" "exit $rc: $(grep -A1 'knobs' "$CG/out" | head -n 3)"
+	fi
+	printf 'FRAMES ten at-least\n' >"$CG/knobs"
+	check_exit "grade: a malformed knobs file stops the grade (exit 2)" 2 tools/grade.sh --knobs "$CG/knobs" "$SUB"
 fi
 
 # --------------------------------------------------------- hostile input
@@ -208,10 +312,10 @@ if [ -f "$SUB" ]; then
 d.txt"
 	tools/grade.sh --csv "$CG/dir" >"$CG/csv" 2>"$CG/err"; rc=$?
 	fields=$(awk "$(cat tools/lib/csv.awk)"'{ print csv_split($0, f) }' "$CG/csv" | sort -u | tr '\n' ' ')
-	if [ "$(wc -l <"$CG/csv")" -eq 4 ] && [ "$fields" = "15 " ] &&
+	if [ "$(wc -l <"$CG/csv")" -eq 4 ] && [ "$fields" = "21 " ] &&
 	   grep -q '^[^,]*a\.txt,"eve,172,172,0,0,",' "$CG/csv" && grep -q ",\"'=HYPERLINK(" "$CG/csv" &&
 	   grep -q 'c?d\.txt' "$CG/csv"; then
-		pass "grade --csv: a name with commas, a =HYPERLINK and a newline in a file name stay one quoted field each (4 lines, 15 fields)"
+		pass "grade --csv: a name with commas, a =HYPERLINK and a newline in a file name stay one quoted field each (4 lines, 21 fields)"
 	else
 		fail "grade --csv: hostile fields" "exit $rc, $(wc -l <"$CG/csv") lines, fields: $fields; $(head -c 400 "$CG/csv")"
 	fi
@@ -243,7 +347,7 @@ else
 fi
 rm -f PWNED PWNED2
 if [ -f "$SUB" ]; then
-	sed 's/^kit: .*/kit: unknown (not a checkout)/' "$SUB" >"$CG/env.txt"
+	sed "s/^kit: .*/kit: unknown (not a checkout)/; /^csv: /s/,$(sed -n 's/^kit: //p' "$SUB")\$/,unknown/" "$SUB" >"$CG/env.txt"
 	make --no-print-directory grade FILE="$CG/env.txt" >"$CG/mk" 2>&1; rc=$?
 	# make itself can only exit 0 or 2: it names the grader's status
 	if [ $rc -ne 0 ] && grep -q 'make grade: tools/grade.sh exited 3' "$CG/mk"; then
@@ -327,28 +431,44 @@ fi
 
 # --------------------------------------------------------- the gradebook
 if [ -f "$SUB" ]; then
-	# copies of one run are flagged, the CSV has one header for all arguments
+	# 24: copies of one run are flagged as one group (named, not listed
+	# member by member), each pair on stderr with how alike; the CSV has
+	# one header for all arguments
 	mkdir -p "$CG/class"
 	cp "$SUB" "$CG/class/ada.txt"; cp "$CG/bob-renamed.txt" "$CG/class/bob.txt"
 	[ -f "$CG/bob.txt" ] && cp "$CG/bob.txt" "$CG/class/bob-own.txt"
 	tools/grade.sh --csv "$CG/class" "$SUB" >"$CG/csv" 2>"$CG/err"; rc=$?
-	heads=$(grep -c '^file,student,date,score,max,answers,answers_max,fails,envs,kit,glibc,kernel,thp,flags,same_run_as$' "$CG/csv")
-	flagged=$(grep -c 'ada\.txt.*bob\.txt\|bob\.txt.*ada\.txt' "$CG/csv")
-	if [ $rc -eq 1 ] && [ "$heads" -eq 1 ] && [ "$(grep -c . "$CG/csv")" -eq 5 ] && [ "$flagged" -ge 2 ] &&
-	   ! grep -q 'bob-own.txt,.*,[^,]*ada' "$CG/csv"; then
-		pass "grade --csv DIR FILE: one header, a row a file; ada's file renamed to bob flagged same_run_as (bob's own run not)"
+	heads=$(grep -c '^file,student,date,status,score,max,answers,answers_max,fails,envs,frames,scale,variance_iters,count_large,bytes,kit,glibc,kernel,thp,flags,same_run_as$' "$CG/csv")
+	flagged=$(grep -c ',copy group 1 of 3 files$' "$CG/csv")
+	pairs=$(grep -c '^grade: copies of one run: .* ~ .*: [0-9]* of [0-9]* values alike ([0-9]*%)$' "$CG/err")
+	if [ $rc -eq 4 ] || [ $rc -eq 1 ] && [ "$heads" -eq 1 ] && [ "$(grep -c . "$CG/csv")" -eq 5 ] && [ "$flagged" -eq 3 ] &&
+	   [ "$pairs" -eq 2 ] && grep -q 'bob-own\.txt,.*,$' "$CG/csv"; then
+		pass "24: grade --csv DIR FILE: ada's run under three names is copy group 1 of 3 files, 2 pairs on stderr (bob's own run not)"
 	else
-		fail "grade --csv: copies of one run" "exit $rc, $heads header(s): $(cut -c1-120 "$CG/csv")"
+		fail "grade --csv: copies of one run" "exit $rc, $heads header(s), $flagged in the group, $pairs pairs: $(cut -c1-120 "$CG/csv")"
+	fi
+	# 24: many copies: each row names its group in a few words, not the
+	# other files (500 copies listed 499 names a row).  60 here; the time
+	# of 500 is tools/maint/grade-timing.sh's (results/grade-timing.txt).
+	mkdir -p "$CG/many"
+	for i in $(seq 1 60); do sed "s/^student: .*/student: c$i/" "$CG/noans.txt" >"$CG/many/c$i.txt"; done
+	tools/grade.sh --csv "$CG/many" >"$CG/csv" 2>"$CG/err"; rc=$?
+	longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$CG/csv")
+	if [ $rc -eq 1 ] && [ "$(grep -c ',copy group 1 of 60 files$' "$CG/csv")" -eq 60 ] && [ "$longest" -lt 400 ]; then
+		pass "24: 60 copies: one group of 60 named in each row, the longest CSV row $longest characters"
+	else
+		fail "24: 60 copies" "exit $rc, longest row $longest: $(tail -n 1 "$CG/csv" | cut -c 1-200)"
 	fi
 
 	# feedback: each FAIL and ENV with what it means and what to try
-	cg_row lab4.34M minor_faults $((f34 + 1000)) | sed 's/^kit: .*/kit: unknown (not a checkout)/' >"$CG/f.txt"
+	cg_row lab4.34M minor_faults $((f34 + 1000)) |
+		sed "s/^kit: .*/kit: unknown (not a checkout)/; /^csv: /s/,$kit\$/,unknown/" >"$CG/f.txt"
 	tools/grade.sh "$CG/f.txt" >"$CG/out" 2>&1
-	want=$(grep -cE '^(FAIL|ENV) ' "$CG/out")
+	want=$(grep -cE '^(FAIL|ENV|INTEGRITY) ' "$CG/out")
 	tools/grade.sh --feedback "$CG/f.txt" >"$CG/fb" 2>&1; rc=$?
-	if [ $rc -eq 1 ] && [ "$want" -ge 3 ] && [ "$(grep -c '^  means: ' "$CG/fb")" -eq "$want" ] &&
+	if [ $rc -eq 4 ] && [ "$want" -ge 3 ] && [ "$(grep -c '^  means: ' "$CG/fb")" -eq "$want" ] &&
 	   [ "$(grep -c '^  try: ' "$CG/fb")" -eq "$want" ] && ! awk 'length($0) > 100 { exit 1 }' "$CG/fb" | grep -q .; then
-		pass "grade --feedback: the $want FAIL/ENV lines each with means: and try: (<= 100 columns)"
+		pass "grade --feedback: the $want FAIL/ENV/INTEGRITY lines each with means: and try: (<= 100 columns)"
 	else
 		fail "grade --feedback" "exit $rc, $want FAIL/ENV, $(grep -c '^  means: ' "$CG/fb") means"
 	fi
@@ -357,10 +477,11 @@ if [ -f "$SUB" ]; then
 	tools/grade.sh --format gradescope "$SUB" >"$CG/results.json" 2>"$CG/err"; rc=$?
 	sum=$(awk -F'"score": ' '/^    \{"name": / { split($2, a, ","); s += a[1] } END { print s + 0 }' "$CG/results.json")
 	top=$(sed -n 's/^  "score": \([0-9]*\),$/\1/p' "$CG/results.json")
-	bad=$(awk 'NR == 1 && $0 != "{" { print NR } /^    \{/ && !/^    \{"name": "[^"]*", "score": [0-9]+, "max_score": [0-9]+, "status": "(passed|failed)", "output": "([^"\\]|\\.)*"\},?$/ { print NR }' "$CG/results.json" | head -n 3)
+	bad=$(awk 'NR == 1 && $0 != "{" { print NR } /^    \{/ && !/^    \{"name": "[^"]*", "score": [0-9]+, "max_score": [0-9]+, "status": "(passed|failed)", "output": "([^"\\]|\\.)*"(, "visibility": "after_due_date")?\},?$/ { print NR }' "$CG/results.json" | head -n 3)
+	hidden=$(grep -c '^    {"name": "answer: .*"visibility": "after_due_date"}' "$CG/results.json")
 	if [ $rc -eq 0 ] && [ -n "$top" ] && [ "$sum" -eq "$top" ] && [ "$top" -eq $((score + ascore)) ] && [ -z "$bad" ] &&
-	   [ "$(tail -n 1 "$CG/results.json")" = "}" ]; then
-		pass "grade --format gradescope: every test well formed; the tests sum to $top = Score $score + Answers $ascore"
+	   [ "$hidden" -eq 11 ] && [ "$(tail -n 1 "$CG/results.json")" = "}" ]; then
+		pass "grade --format gradescope: every test well formed, the 11 answers' after_due_date; the tests sum to $top = Score $score + Answers $ascore"
 	else
 		fail "grade --format gradescope" "exit $rc, sum $sum, top '$top', Score $score + $ascore, bad lines: $bad"
 	fi
@@ -391,9 +512,9 @@ fi
 if [ -f "$SUB" ]; then
 	cg_knobs tools/grading/rerun.sh "$CG/ada-filled.txt" >"$CG/out" 2>"$CG/err"; rc=$?
 	rdir=$(sed -n 's/^rerun: the submissions made here: //p' "$CG/err")
-	if [ $rc -eq 0 ] && [ -n "$rdir" ] && [ -f "$rdir/cg-ada.txt" ] && cg_has '^Answers: 15/15$' &&
+	if [ $rc -eq 0 ] && [ -n "$rdir" ] && [ -f "$rdir/cg-ada.txt" ] && grep -Eq '^Answers: ([0-9]+)/\1$' "$CG/out" &&
 	   cg_has '^submissions/rerun\.[^,]*/cg-ada\.txt,cg-ada,'; then
-		pass "rerun: ada's sheet re-run here (make submit on this machine), graded clean with Answers 15/15"
+		pass "rerun: ada's sheet re-run here (make submit on this machine), graded clean with every answer point"
 	else
 		fail "rerun" "exit $rc: $(tail -n 3 "$CG/err")"
 	fi

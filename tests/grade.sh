@@ -46,8 +46,8 @@ cp "$TMP/g_out" "$TMP/g_clean"
 # the clean grade ($TMP/g_clean), sorted: a mutation case names exactly the
 # checks it must change, and nothing else may move.
 g_changes() {
-	diff <(awk '/^(PASS|FAIL|ENV|SKIP) / { print $1, $2, $3 }' "$TMP/g_clean" | sort) \
-	     <(awk '/^(PASS|FAIL|ENV|SKIP) / { print $1, $2, $3 }' "$TMP/g_out" | sort) | sed -n 's/^> //p'
+	diff <(awk '/^(PASS|FAIL|ENV|INTEGRITY|SKIP) / { print $1, $2, $3 }' "$TMP/g_clean" | sort) \
+	     <(awk '/^(PASS|FAIL|ENV|INTEGRITY|SKIP) / { print $1, $2, $3 }' "$TMP/g_out" | sort) | sed -n 's/^> //p'
 }
 
 # g_edit STEP FIELD VALUE < IN > OUT: set FIELD (by header name) in STEP's
@@ -63,17 +63,30 @@ g_edit() {
 }
 
 # One count 10% off fails exactly that check, and the file's own readable
-# table (which still holds the true count) no longer agrees with it.
+# table (which still holds the true count) no longer agrees with it: the
+# status INTEGRITY, exit 4, no score.
 f34=$(awk '$0 == "@run lab4.34M" { r = 1 } r && /^csv: [a-z]/ && ++n == 2 { split($0, f, ","); print f[7]; exit }' "$G_SUB")
 g_edit lab4.34M minor_faults $(( f34 + f34 / 10 )) <"$G_SUB" >"$TMP/g_bad.txt"
 g_grade "$TMP/g_bad.txt"; rc=$?
 # Exactly these checks change from the clean grade: the count, and the
 # readable table that still says the true value.
-want=$(printf 'FAIL file human_table\nFAIL lab4.34M minor_faults')
-if [ $rc -eq 1 ] && [ "$(g_changes)" = "$want" ]; then
-	pass "grade: lab4.34M faults +10% ($f34 -> $(( f34 + f34 / 10 ))): exactly minor_faults and human_table fail, exit 1"
+want=$(printf 'FAIL lab4.34M minor_faults\nINTEGRITY file human_table')
+g_score() { sed -n 's/^Score: \([0-9]*\)\/.*/\1/p' "$TMP/g_out"; }
+bad_score=$(g_score)
+if [ $rc -eq 4 ] && [ "$(g_changes)" = "$want" ] && [ "$bad_score" = 0 ] && grep -q '^Status: INTEGRITY' "$TMP/g_out"; then
+	pass "grade: lab4.34M faults +10% ($f34 -> $(( f34 + f34 / 10 ))), the table stale: FAIL minor_faults, INTEGRITY human_table, Score 0, exit 4"
 else
-	fail "grade: a count 10% off" "exit $rc; changed from the clean grade: $(g_changes)"
+	fail "grade: a count 10% off" "exit $rc, score $bad_score; changed from the clean grade: $(g_changes)"
+fi
+# The same count wrong in the table as well (an honest-looking failing
+# count): exit 1, and it scores more than the flagged forgery.
+sed "s/^\(lab4\.34M  *[0-9][0-9]*  *\)$f34 /\1$(( f34 + f34 / 10 )) /" "$TMP/g_bad.txt" >"$TMP/g_fail.txt"
+g_grade "$TMP/g_fail.txt"; rc=$?
+fail_score=$(g_score)
+if [ $rc -eq 1 ] && [ "$(g_changes)" = "FAIL lab4.34M minor_faults" ] && [ "${fail_score:-0}" -gt "$bad_score" ]; then
+	pass "grade: a failing count with its table agreeing: exit 1, Score $fail_score > the flagged file's $bad_score"
+else
+	fail "grade: a consistent failing count" "exit $rc, score '$fail_score'; changed: $(g_changes)"
 fi
 
 # Inherited allocator settings make the allocator's checks ENV (exit 3),
@@ -115,18 +128,22 @@ else
 fi
 
 # A directory of 30 submissions: a report each, then one CSV row each.
+# They are copies of one run (renamed; 3 with a count edited): one copy
+# group of 30, named in each row, not 29 names a row.
 mkdir -p "$TMP/g_dir"
 for i in $(seq 1 30); do
 	if [ $((i % 10)) -eq 0 ]; then src=$TMP/g_bad.txt; else src=$G_SUB; fi
 	sed "s/^student: .*/student: s$i/" "$src" >"$TMP/g_dir/s$i.txt"
 done
 g_grade "$TMP/g_dir"; rc=$?
-rows=$(sed -n '/^file,student,date,score,max,answers,answers_max,fails,envs,/,$p' "$TMP/g_out" | grep -c '^/')
-fails=$(sed -n '/^file,student,/,$p' "$TMP/g_out" | awk -F, '$8 == 2' | wc -l)
-if [ $rc -eq 1 ] && [ "$rows" -eq 30 ] && [ "$fails" -eq 3 ]; then
-	pass "grade DIR: 30 submissions, 30 CSV rows, the 3 bad ones with 2 fails each"
+sed -n '/^file,student,date,status,score,max,/,$p' "$TMP/g_out" >"$TMP/g_csv"
+rows=$(grep -c '^/' "$TMP/g_csv")
+integ=$(awk -F, '$4 == "INTEGRITY" && $5 == 0' "$TMP/g_csv" | wc -l)
+group=$(grep -c ',copy group 1 of 30 files$' "$TMP/g_csv")
+if [ $rc -eq 4 ] && [ "$rows" -eq 30 ] && [ "$integ" -eq 3 ] && [ "$group" -eq 30 ]; then
+	pass "grade DIR: 30 copies, 30 CSV rows, the 3 edited ones INTEGRITY with 0, all one copy group, exit 4"
 else
-	fail "grade DIR" "exit $rc, $rows rows, $fails with one fail"
+	fail "grade DIR" "exit $rc, $rows rows, $integ INTEGRITY, $group in the group: $(tail -n 2 "$TMP/g_csv")"
 fi
 
 # Not a submission: exit 2.
@@ -135,3 +152,61 @@ check_exit "grade: a file without the header exits 2" 2 tools/grade.sh "$TMP/g_n
 check_exit "grade: a missing file exits 2" 2 tools/grade.sh "$TMP/no-such-file"
 check_exit "grade: no arguments exits 2" 2 tools/grade.sh
 check_exit "submit: a bad knob exits 2" 2 env FRAMES=ten tools/submit.sh
+
+# The step table drives the grader (issue 23): each graded row names its
+# checker.  A row without one, or with a name grade.awk lacks, stops the
+# grade (exit 2, the row named); a new row naming an existing checker is
+# graded with no other edit (here a second trim step, its record copied).
+g_awk() { # STEPS FILE: grade FILE against another step table
+	awk -v STEPS="$1" -v SUMMARY= -v MODE=report -v KNOBS_FILE=tools/grading/knobs -v KIT_KNOWN=yes \
+		-f tools/lib/csv.awk -f tools/grading/steps.awk -f tools/grading/grade.awk <"$2" >"$TMP/g_out" 2>"$TMP/g_err"
+}
+# g_steps_refused NAME SED MESSAGE: the table edited by SED stops the grade
+# (exit 2) with MESSAGE on stderr.
+g_steps_refused() {
+	sed "$2" tools/grading/steps >"$TMP/g_steps"
+	g_awk "$TMP/g_steps" "$G_SUB"; rc=$?
+	if [ $rc -eq 2 ] && grep -qF "$3" "$TMP/g_err"; then pass "steps: $1 stops the grader (exit 2, the row named)"
+	else fail "steps: $1" "exit $rc: $(head -c 200 "$TMP/g_err")"; fi
+}
+g_steps_refused "a graded row without a checker" 's/^\(lab3\.tuned .*| \)threads_tuned:lab3\.pre25$/\1-/' \
+	'graded step lab3.tuned names no checker'
+g_steps_refused "a checker grade.awk does not have" 's/| trim$/| trimm/' "step lab6.trim names checker 'trimm'"
+{ cat tools/grading/steps; echo 'lab6.trim-again | run | L6 trim, again | - | ./arenas --csv --trim --threads 4 | trim'; } >"$TMP/g_steps"
+sed -n '/^@run lab6\.trim$/,/^@end$/p' "$G_SUB" | sed 's/^@run lab6\.trim$/@run lab6.trim-again/' >"$TMP/g_rec"
+awk -v rec="$TMP/g_rec" '/^@human$/ { while ((getline l < rec) > 0) print l; print "" } { print }' "$G_SUB" >"$TMP/g_new.txt"
+g_awk "$TMP/g_steps" "$TMP/g_new.txt"; rc=$?
+if [ $rc -eq 0 ] && grep -q '^PASS  lab6\.trim-again  *trimmed_kib ' "$TMP/g_out" &&
+   grep -q '^PASS  lab6\.trim-again  *commands ' "$TMP/g_out"; then
+	pass "steps: a new row naming the trim checker is graded by it, with no other edit"
+else
+	fail "steps: a new row" "exit $rc: $(grep -m 3 -E '^(FAIL|INTEGRITY)|trim-again' "$TMP/g_out") $(head -c 200 "$TMP/g_err")"
+fi
+
+# 24: terminal escapes.  A literal \033 in a file name (dash's echo made
+# it ESC), an ESC byte and a C1 CSI (0x9b) in the student line: nothing
+# but printable ASCII reaches the output, in every mode and in DIR mode.
+mkdir -p "$TMP/g_esc"
+sed "s/^student: .*/student: x$(printf '\233')2J$(printf '\033')[31mred/" "$G_SUB" >"$TMP/g_esc/"'a\033[2Jb.txt'
+cp "$G_SUB" "$TMP/g_esc/ok.txt"
+for m in report csv feedback; do tools/grade.sh --format $m "$TMP/g_esc" >"$TMP/g_esc.$m" 2>&1; done
+tools/grade.sh --format gradescope "$TMP/g_esc/"'a\033[2Jb.txt' >"$TMP/g_esc.gs" 2>&1
+if ! LC_ALL=C grep -q '[^ -~]' "$TMP"/g_esc.report "$TMP"/g_esc.csv "$TMP"/g_esc.feedback "$TMP"/g_esc.gs; then
+	pass "24: ESC, C1 and a literal \\033 in a file name never reach the output (report, csv, feedback, gradescope, DIR)"
+else
+	fail "24: terminal escapes" "$(LC_ALL=C grep -l '[^ -~]' "$TMP"/g_esc.* | tr '\n' ' ')"
+fi
+
+# 24: copy detection by fingerprint.  A copy with its date, a time and its
+# temporary directory edited is still found, with how alike; an honest
+# second run (the fixtures: other machines) is not.
+sed 's/^date: .*/date: 2031-01-01 00:00:00 UTC/; s|/tmp/tmp\.[A-Za-z0-9]*/|/tmp/tmp.EDITEDxxxx/|' "$G_SUB" |
+	awk '/^csv: / && !d && $0 ~ /,0\.[0-9]+,/ { sub(/,0\.[0-9]+,/, ",0.999,"); d = 1 } { print }' |
+	sed 's/^student: .*/student: other/' >"$TMP/g_copy.txt"
+tools/grade.sh --csv "$G_SUB" "$TMP/g_copy.txt" tests/fixtures/zero-page-6.18/submission-frames2.txt >"$TMP/g_out" 2>"$TMP/g_err"; rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c ',copy group 1 of 2 files$' "$TMP/g_out")" -eq 2 ] &&
+   grep -q 'zero-page-6.18.*,$' "$TMP/g_out" && grep -q 'copies of one run: .*g_copy\.txt ~ .*g_sub\.txt: [0-9]* of [0-9]* values alike' "$TMP/g_err"; then
+	pass "24: a copy with its date, temporary name and a time edited is still one run's ($(grep -o '[0-9]*%' "$TMP/g_err" | head -n 1) alike)"
+else
+	fail "24: copy detection" "exit $rc: $(cut -c 1-60 "$TMP/g_out" | tr '\n' '|') $(head -c 300 "$TMP/g_err")"
+fi

@@ -16,7 +16,7 @@
 #   cmd: the exact command          env: what the step itself set
 #   csv: the program's CSV header   csv: its row(s)
 #   syscalls: brk=N mmap=N munmap=N        (runs under strace -c)
-#   write: fd=N addr_mod_4096=N calls=N bytes=N   (Lab 5, strace -e raw=write)
+#   write: fd=N addr_mod_page=N calls=N bytes=N   (Lab 5, strace -e raw=write)
 #   @end
 # then a human-readable summary made from those records.  Every program runs
 # directly with --csv: nothing here depends on a make target's human output.
@@ -48,14 +48,15 @@ case ${1:-} in
 *) echo "$PROG: unexpected argument '$1'" >&2; usage ;;
 esac
 
-# The knobs.  Defaults keep the whole run near a minute of CPU on the kit's
-# 2-vCPU VM (Lab 1's untuned frames cost ~0.3 s of CPU each); the graded
-# counts scale with them, so any values grade.
-FRAMES=${FRAMES:-10}
-SCALE=${SCALE:-10}
-VARIANCE_ITERS=${VARIANCE_ITERS:-20000}
-COUNT_LARGE=${COUNT_LARGE:-1000}
-BYTES=${BYTES:-16M}
+# The knobs.  Defaults: the course's (tools/grading/knobs, also the
+# grader's minimums); the kit's keep the whole run near a minute of CPU on
+# its 2-vCPU VM.  The graded counts scale with them, so any values grade.
+knob_default() { awk -v k="$1" '$1 == k { print $2; exit }' tools/grading/knobs; }
+FRAMES=${FRAMES:-$(knob_default FRAMES)}
+SCALE=${SCALE:-$(knob_default SCALE)}
+VARIANCE_ITERS=${VARIANCE_ITERS:-$(knob_default VARIANCE_ITERS)}
+COUNT_LARGE=${COUNT_LARGE:-$(knob_default COUNT_LARGE)}
+BYTES=${BYTES:-$(knob_default BYTES)}
 whole() { # NAME VALUE MIN: a whole number >= MIN, or exit 2
 	# No leading zero: FRAMES=08 would run "--frames 08" while the grader
 	# rebuilds every command as "--frames 8".
@@ -173,6 +174,29 @@ trap 'exit 130' INT TERM
 ./frames --csv --frames 1 --size 1M >"$WORK/probe.csv" 2>"$WORK/probe.err" ||
 	{ echo "$PROG: ./frames does not run: $(head -c 300 "$WORK/probe.err")" >&2; exit 1; }
 col() { tools/lib/csvget "$1" "$WORK/probe.csv"; }
+page=$(col page_bytes)
+case $page in ''|*[!0-9]*|0) echo "$PROG: ./frames reported no page size" >&2; exit 1 ;; esac
+# The alignment of the libc's loadable segments (the largest PT_LOAD
+# p_align of its ELF program headers, read with od): where it exceeds the
+# page size the loader maps more than it needs and unmaps the pieces at
+# start-up, 0 to 2 munmap calls a run (the grader models them).
+elf_num() { od -An -tu"$3" -j "$2" -N "$3" "$1" 2>/dev/null | tr -d ' '; }
+load_align() { # ELF FILE: the largest PT_LOAD p_align, or "unknown"
+	local f=$1 cls off esz num i a best=0 w
+	cls=$(elf_num "$f" 4 1)
+	case $cls in
+	2) off=$(elf_num "$f" 32 8) esz=$(elf_num "$f" 54 2) num=$(elf_num "$f" 56 2) w=8 ;;
+	1) off=$(elf_num "$f" 28 4) esz=$(elf_num "$f" 42 2) num=$(elf_num "$f" 44 2) w=4 ;;
+	*) echo unknown; return ;;
+	esac
+	case $off$esz$num in ''|*[!0-9]*) echo unknown; return ;; esac
+	for ((i = 0; i < num && i < 64; i++)); do
+		[ "$(elf_num "$f" $((off + i * esz)) 4)" = 1 ] || continue
+		a=$(elf_num "$f" $((off + i * esz + (w == 8 ? 48 : 28))) "$w")
+		[ -n "$a" ] && [ "$a" -gt "$best" ] && best=$a
+	done
+	[ "$best" -gt 0 ] && echo "$best" || echo unknown
+}
 # The kit: a git revision, the commit a git archive (a ZIP download)
 # recorded, or src-HASH without either; kit_sources, the hash of the
 # programs' sources as they are here, lets the grader tell whether they
@@ -180,6 +204,15 @@ col() { tools/lib/csvget "$1" "$WORK/probe.csv"; }
 kit=$(tools/lib/kitversion 2>/dev/null) || kit=
 [ -n "$kit" ] || kit="unknown (not a checkout)"
 kit_sources=$(tools/lib/kitversion --sources 2>/dev/null) || kit_sources=unknown
+# The programs stamp the revision they were built at into every row; the
+# grader holds the rows to the header, so a build older than the checkout
+# is refused here (make submit rebuilds it), not marked at grading.
+built_kit=$(col kit)
+if [ -n "$built_kit" ] && [ "$built_kit" != unknown ] && [ "$kit" != "unknown (not a checkout)" ] &&
+   [ "$built_kit" != "$(printf %s "$kit" | tr -cd 'A-Za-z0-9._+-')" ]; then
+	echo "$PROG: the programs were built at kit $built_kit, the checkout is $kit: run make (make submit rebuilds them)" >&2
+	exit 1
+fi
 compiler=$cc_line
 # Which of the programs' sources differ from that revision (a -dirty kit
 # may only have edited notes): the grader marks a changed source ENV.
@@ -229,6 +262,7 @@ fi
 	echo "malloc_env: ${menv:-(none)}"
 	echo "ld_preload: ${LD_PRELOAD-(unset)}"
 	echo "malloc_owner: $(col malloc_owner)"
+	echo "libc_load_align: $(load_align "$(col malloc_owner)")"
 	echo "strace: $strace_v"
 	echo "frames: $FRAMES"
 	echo "scale: $SCALE"
@@ -253,11 +287,9 @@ fi
 # ---------------------------------------------------------------- the steps
 # tools/grading/steps declares them; tools/grading/steps.awk expands each into its records
 # (ID|HOW|ENV|COMMAND), exactly as tools/grading/grade.awk rebuilds them.
-N4=$(( 100 / SCALE )); [ "$N4" -ge 1 ] || N4=1
-NV=$(( 300 / SCALE )); [ "$NV" -ge 1 ] || NV=1
 steps() {
-	awk -v KIND=graded -v STRACE=$have_strace -v QUESTIONS=$questions -v KNOBS="FRAMES=$FRAMES N4=$N4 NV=$NV \
-VARIANCE_ITERS=$VARIANCE_ITERS COUNT_LARGE=$COUNT_LARGE BYTES=$BYTES THR=268435456 TRIM=536870912 $QKNOBS" \
+	awk -v KIND=graded -v STRACE=$have_strace -v QUESTIONS=$questions -v KNOBS="FRAMES=$FRAMES SCALE=$SCALE \
+VARIANCE_ITERS=$VARIANCE_ITERS COUNT_LARGE=$COUNT_LARGE BYTES=$BYTES $QKNOBS" \
 		-f tools/grading/steps.awk tools/grading/steps
 }
 steps >"$WORK/steps" || exit 1
@@ -266,9 +298,10 @@ start=$SECONDS
 tty=0; [ -t 2 ] && tty=1
 
 # summarise_writes LOG: one "write:" line per (process, fd, buffer address)
-# that wrote: the address mod 4096 is its last three hex digits.
+# that wrote, the address mod the page size (the kit's yes reports it so):
+# its last four hex digits hold it for every page up to 64 KiB.
 summarise_writes() {
-	awk '
+	awk -v page="$page" '
 	function hex(s,    i, v) { s = tolower(s); v = 0
 		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
 		return v }
@@ -276,11 +309,11 @@ summarise_writes() {
 		split(substr($0, RSTART + 6, RLENGTH - 6), a, /, /)
 		fd = hex(substr(a[1], 3)); ad = substr(a[2], 3); len = hex(substr(a[3], 3))
 		key = $1 " " fd " " ad
-		if (!(key in calls)) { order[++n] = key; mod[key] = hex(substr(ad, length(ad) - 2)); fdof[key] = fd }
+		if (!(key in calls)) { order[++n] = key; mod[key] = hex(substr(ad, length(ad) - 3)) % page; fdof[key] = fd }
 		calls[key]++; bytes[key] += len
 	}
 	END { for (i = 1; i <= n; i++) { k = order[i]
-		printf "write: fd=%d addr_mod_4096=%d calls=%d bytes=%.0f\n", fdof[k], mod[k], calls[k], bytes[k] } }' "$1"
+		printf "write: fd=%d addr_mod_page=%d calls=%d bytes=%.0f\n", fdof[k], mod[k], calls[k], bytes[k] } }' "$1"
 }
 
 i=0

@@ -108,8 +108,8 @@ function gradescope(    i, g, n, name, key, GN, GS, GM, GB, GO, GV, v, line, sep
 		line = sprintf("%s %s: got %s, want %s", O_ST[i], O_CHK[i], O_GOT[i], O_WANT[i]) (O_WHY[i] != "" ? " (" O_WHY[i] ")" : "")
 		GO[key] = GO[key] (GO[key] == "" ? "" : "\n") line
 	}
-	gs_head(score + ascore, sprintf("%s: runs %d/%d, answers %s; %d FAIL, %d ENV", H["student"], score, total, \
-		HAVE_ANS ? ascore + 0 "/" atotal : "none", fails + 0, envs + 0))
+	gs_head(score + ascore, sprintf("%s: %s, runs %d/%d, answers %s; %d FAIL, %d ENV, %d INTEGRITY", \
+		H["student"], STATUS, score, total, HAVE_ANS ? ascore + 0 "/" atotal : "none", fails + 0, envs + 0, integ + 0))
 	print "  \"tests\": ["
 	for (g = 1; g <= n; g++) {
 		key = GN[g]; name = key

@@ -8,29 +8,37 @@
 # make submit ANSWERS=FILE runs the steps of tools/grading/steps marked "student"
 # at these parameters and carries the answers; tools/grading/grade.awk marks them.
 set -u -o pipefail
-usage() { echo "usage: tools/grading/questions.sh params|sheet NAME" >&2; exit 2; }
+prog=questions
+. "$(dirname "$0")/../lib/lib.sh" || exit 2     # bad_usage
+usage() { printf '%s\n' "usage: tools/grading/questions.sh params|sheet NAME"; }
 case ${1:-} in
--h|--help) echo "usage: tools/grading/questions.sh params|sheet NAME"; exit 0 ;;
+-h|--help) usage; exit 0 ;;
 params|sheet) ;;
-*) echo "questions: params or sheet, not '$(printf %s "${1:-}" | tr -c '[:print:]' '?')'" >&2; usage ;;
+*) bad_usage "params or sheet, not '$(printf %s "${1:-}" | LC_ALL=C tr -c '[:print:]' '?')'" ;;
 esac
-[ $# -eq 2 ] || usage
-[ -n "$2" ] || { echo "questions: no NAME (make questions STUDENT=name)" >&2; usage; }
+[ $# -eq 2 ] || bad_usage "params or sheet, then one NAME"
+[ -n "$2" ] || bad_usage "no NAME (make questions STUDENT=name)"
 case $2 in
 [A-Za-z0-9]*) ;;
-*) echo "questions: NAME must start with a letter or digit" >&2; usage ;;
+*) bad_usage "NAME must start with a letter or digit" ;;
 esac
-case $2 in *[!A-Za-z0-9@._-]*) echo "questions: NAME may hold letters, digits and @._- only" >&2; usage ;; esac
+case $2 in *[!A-Za-z0-9@._-]*) bad_usage "NAME may hold letters, digits and @._- only" ;; esac
 
 h=$(printf '%s' "$2" | cksum | cut -d' ' -f1)
 # Lab 1: a frame from 36 MiB to about 60 MiB, over the 32 MiB cap (untuned,
 # every frame is a mapping of its own), a multiple of 8 bytes (a pixel).
 Q_SIZE=$(( 37748736 + (h % 3000) * 8192 + ((h / 3000) % 512) * 8 ))
-# Lab 4: within 64 KiB either side of 32 MiB, where the cap decides.
-Q_L4=$(( 33488896 + ((h / 11) % 16384) * 8 ))
-# Lab 5: a buffer from 160 KiB to 956 KiB, from malloc (over the 128 KiB
-# mmap threshold).
-Q_BUF=$(( 163840 + ((h / 13) % 200) * 4096 ))
+# Lab 4: from 32 MiB - 128 KiB to 32 MiB + 64 KiB, where the cap decides.
+# A frame comes back from the heap while its mapping stays under 32 MiB,
+# i.e. up to 32 MiB - page - 24 bytes: 33,550,312 at 4 KiB pages,
+# 33,538,024 at 16 KiB, 33,488,872 at 64 KiB; the range holds each edge
+# (a third of the names fall below the 64 KiB one, two thirds below 4 KiB's).
+Q_L4=$(( 33423360 + ((h / 11) % 24576) * 8 ))
+# Lab 5: a buffer from 256 KiB to 1,052 KiB, from malloc: over the 128 KiB
+# mmap threshold, and over what the heap's first growth leaves free on any
+# page size (up to 176 KiB at 64 KiB pages, where a smaller buffer is
+# carved from the heap and its address is not a mapping's page + 16).
+Q_BUF=$(( 262144 + ((h / 13) % 200) * 4096 ))
 
 if [ "$1" = params ]; then
 	echo "Q_SIZE=$Q_SIZE Q_L4=$Q_L4 Q_BUF=$Q_BUF"
@@ -72,7 +80,7 @@ l4_mmap_frames:
 # makes every frame of a 34 MiB run come from the heap on your glibc:
 l4_fix:
 # Lab 5, ./yes --size $Q_BUF --align malloc --bytes BYTES (16M unless you set
-# BYTES): write() calls, and the buffer's address mod 4096:
+# BYTES): write() calls, and the buffer's address mod the page size:
 yes_writes:
 yes_addr_mod:
 EOF

@@ -9,24 +9,28 @@
 # is refused as it would be for a student.
 # Exit: as tools/grade.sh; 1 also when a sheet could not be run.
 set -u -o pipefail
+export LC_ALL=C
 cd "$(dirname "$0")/../.." || exit 1
-usage() { echo "usage: tools/grading/rerun.sh SHEET...   (make rerun ANSWERS=SHEET)" >&2; exit 2; }
-case ${1:-} in -h|--help) echo "usage: tools/grading/rerun.sh SHEET...   (make rerun ANSWERS=SHEET)"; exit 0 ;; -*|'') usage ;; esac
+prog=rerun
+. tools/lib/lib.sh || exit 1      # die, bad_usage
+usage() { printf '%s\n' "usage: tools/grading/rerun.sh SHEET...   (make rerun ANSWERS=SHEET)"; }
+shown() { printf '%s' "$1" | tr -c '[:print:]' '?'; }   # a sheet's text, safe to print
+case ${1:-} in -h|--help) usage; exit 0 ;; '') bad_usage "no SHEET" ;; -*) bad_usage "unknown option '$(shown "$1")'" ;; esac
 for sheet in "$@"; do
-	[ -f "$sheet" ] && [ -r "$sheet" ] || { echo "rerun: cannot read '$(printf %s "$sheet" | tr -c '[:print:]' '?')'" >&2; exit 2; }
+	[ -f "$sheet" ] && [ -r "$sheet" ] || bad_usage "cannot read '$(shown "$sheet")'"
 done
-make --no-print-directory all >&2 || { echo "rerun: the kit does not build here" >&2; exit 1; }
+make --no-print-directory all >&2 || die "the kit does not build here"
 mkdir -p submissions || exit 1
 dir=$(mktemp -d submissions/rerun.XXXXXX) || exit 1
 bad=0
 for sheet in "$@"; do
-	who=$(sed -n 's/^student: //p' "$sheet" | head -n 1 | tr -d '\r')
-	echo "rerun: $(printf %s "$who" | tr -c '[:print:]' '?'): make submit here" >&2
+	who=$(sed -n '/^student: /{s/^student: //;s/\r$//;p;q;}' "$sheet")
+	printf 'rerun: %s: make submit here\n' "$(shown "$who")" >&2
 	case $sheet in /*) ;; *) sheet=$PWD/$sheet ;; esac
 	STUDENT=$who ANSWERS=$sheet OUT=$dir/$who.txt tools/submit.sh >/dev/null || { bad=1; continue; }
 done
-[ -n "$(ls "$dir")" ] || { echo "rerun: no sheet could be run" >&2; rmdir "$dir"; exit 1; }
+[ -n "$(ls "$dir")" ] || { rmdir "$dir"; die "no sheet could be run"; }
 tools/grade.sh "$dir"; rc=$?
-echo "rerun: the submissions made here: $dir" >&2
+printf 'rerun: the submissions made here: %s\n' "$dir" >&2
 [ $rc = 0 ] && [ $bad = 1 ] && rc=1
 exit $rc

@@ -3,7 +3,9 @@
 # before a program (awk -f tools/grading/steps.awk -f prog.awk), or from the shell:
 #   awk -v KIND=graded -v KNOBS="FRAMES=10 ..." -v STRACE=1 [-v QUESTIONS=1] -f tools/grading/steps.awk tools/grading/steps
 #   awk -v KIND=tolerance -f tools/grading/steps.awk      (fault_tolerance(), below)
-# prints one line a record: ID|HOW|ENV|COMMAND, HOW one of run, sc (strace -c
+# KNOBS holds the knobs as given (FRAMES SCALE VARIANCE_ITERS COUNT_LARGE
+# BYTES, and the student's Q_*); steps_derive() adds the derived ones.
+# Prints one line a record: ID|HOW|ENV|COMMAND, HOW one of run, sc (strace -c
 # of brk, mmap, munmap) or wr (strace of write() with raw arguments); with
 # KIND=matrix, ID|LABEL|ENV|COMMAND for each matrix row.  The steps marked
 # "student" come only with QUESTIONS=1 (their knobs: tools/grading/questions.sh).
@@ -11,20 +13,26 @@
 # which mawk, gawk and busybox awk all know; tested under all three.
 
 # steps_load(path): the table into STEP_ID, STEP_KINDS, STEP_LABEL,
-# STEP_ENV, STEP_CMD [1..n]; returns n.  A malformed line stops awk (exit 2).
+# STEP_ENV, STEP_CMD, STEP_CHECK [1..n]; returns n.  A malformed line, or a
+# graded row that names no checker, stops awk (exit 2).
 function steps_load(path,    line, n, f, k, rc) {
 	n = 0
 	while ((rc = (getline line < path)) > 0) {
 		if (line ~ /^[ \t]*(#|$)/) continue
-		if (split(line, f, "|") != 5) {
-			print "steps: " path ": not five |-separated columns: " line > "/dev/stderr"
+		if (split(line, f, "|") != 6) {
+			print "steps: " path ": not six |-separated columns: " line > "/dev/stderr"
 			exit 2
 		}
-		for (k = 1; k <= 5; k++) { sub(/^[ \t]+/, "", f[k]); sub(/[ \t]+$/, "", f[k]) }
+		for (k = 1; k <= 6; k++) { sub(/^[ \t]+/, "", f[k]); sub(/[ \t]+$/, "", f[k]) }
 		n++
 		STEP_ID[n] = f[1]; STEP_KINDS[n] = f[2]; STEP_LABEL[n] = f[3]
 		STEP_ENV[n] = (f[4] == "-") ? "" : f[4]; STEP_CMD[n] = f[5]
+		STEP_CHECK[n] = (f[6] == "-") ? "" : f[6]
 		STEP_N[f[1]] = n
+		if (steps_has(n, "graded") && STEP_CHECK[n] == "") {
+			print "steps: " path ": the graded step " f[1] " names no checker" > "/dev/stderr"
+			exit 2
+		}
 	}
 	if (rc < 0) { print "steps: cannot read " path > "/dev/stderr"; exit 2 }
 	close(path)
@@ -44,6 +52,20 @@ function steps_knobs(s, K,    n, a, i, e) {
 	n = split(s, a, " ")
 	for (i = 1; i <= n; i++) { e = index(a[i], "="); if (e) K[substr(a[i], 1, e - 1)] = substr(a[i], e + 1) }
 }
+
+# steps_derive(K): the knobs every reader computes the same way, from the
+# ones given.  Lab 4's frames N4 = 100 / SCALE and Lab 4's 8 MiB +- 1.5 MiB
+# frames NV = 300 / SCALE (at least 1 each); the thresholds Lab 4 sets:
+# THR 256 MiB (over every frame), TRIM 512 MiB.  A knob given stays.
+function steps_derive(K) {
+	if (("SCALE" in K) && K["SCALE"] + 0 >= 1) {
+		if (!("N4" in K)) K["N4"] = max1(int(100 / K["SCALE"]))
+		if (!("NV" in K)) K["NV"] = max1(int(300 / K["SCALE"]))
+	}
+	if (!("THR" in K)) K["THR"] = 268435456
+	if (!("TRIM" in K)) K["TRIM"] = 536870912
+}
+function max1(n) { return n < 1 ? 1 : n }
 
 # steps_fill(s, K): s with every $NAME replaced by K[NAME]; an unknown
 # knob stops awk, so a typo in the table cannot run a wrong command.
@@ -99,6 +121,7 @@ function fault_tolerance() { return 4 }
 # For the shell: print the records of every step of KIND (see the top).
 function steps_print(path,    n, i, K) {
 	steps_knobs(KNOBS, K)
+	steps_derive(K)
 	n = steps_load(path)
 	for (i = 1; i <= n; i++)
 		if (KIND == "matrix" && steps_has(i, KIND))
