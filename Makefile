@@ -33,7 +33,10 @@
 #   make matrix               the labs' steps under glibc 2.31 to the newest
 #   make kernels              Lab 1 + 4 counts, submit and grade under Debian's
 #                             6.1 and 6.12 kernels in qemu, THP never/madvise/
-#                             always (minutes; fetched once, cached)
+#                             always, amd64 and arm64 4K/16K pages (+64K once
+#                             built) (minutes; fetched once, cached)
+#   make kernel-64k           build the arm64 64 KiB-page kernel for make
+#                             kernels (minutes; cached)
 #   make glibc-2.31           the labs built against glibc 2.31 (build/)
 #   make build32              the labs as 32-bit x86 programs, in build/m32/
 #   make build-arm64          the labs cross-built for arm64, in build/arm64/
@@ -490,7 +493,15 @@ matrix: frames
 # once into a cache outside the tree) booted under qemu with this machine's
 # root shared read-only; in each, with THP never, madvise and always, the
 # Lab 1 and Lab 4 counts against the programs' own predictions and a short
-# make submit graded by tools/grade.sh.  One table; FRAMES a check
-# (default 4 here).  Several minutes under TCG; CI runs it, make test not.
+# make submit graded by tools/grade.sh.  The arm64 columns (trixie's 4K
+# and 16K kernels, and the 64K one make kernel-64k builds from Debian's
+# source) boot an initramfs of Debian's arm64 packages with the labs
+# cross-built (build-arm64, made by kernels.sh when it has those columns).
+# A table per page size; FRAMES a check (default 4 here).  Minutes under
+# TCG; CI runs it, make test not.
+.PHONY: kernel-64k
 kernels: $(LABS)
 	tools/platforms/kernels.sh$(if $(call given,FRAMES), --frames $(call count,FRAMES,100000))
+
+kernel-64k:
+	tools/platforms/kernels.sh build-64k

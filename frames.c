@@ -61,6 +61,7 @@ struct options {
 	int no_thp;
 	int stats;           /* malloc_stats() at the end */
 	int trim;            /* --trim: malloc_trim(0) after the frame loop */
+	int edge;            /* --edge: print Lab 4's edge and exit */
 };
 
 /* Where parse_options() starts, and what usage() calls the default. */
@@ -86,6 +87,9 @@ static void usage(FILE *out)
 		"      --stats         print glibc's malloc_stats() (arenas, heap vs mmap) at the end\n"
 		"      --trim          call malloc_trim(0) after the last frame; print VmRSS before\n"
 		"                      and after (what a tuned heap keeps, and gives back)\n"
+		"      --edge          print the largest --size whose freed block still raises\n"
+		"                      the mmap threshold (Lab 4's edge: this glibc and page\n"
+		"                      size) and exit\n"
 		"      --env           print the environment check and exit\n"
 		"  -h, --help          this text\n",
 		bench_prog, defaults.frames, defaults.size);
@@ -222,15 +226,31 @@ static void tune_allocator(struct policy *p, int verbose)
 
 /* ----------------------------------------------------------- prediction */
 
-/* Could huge pages back the frames?  Under THP "always" any large mapping
- * may get them; under "madvise" only when glibc.malloc.hugetlb=1 asks.
- * --no-thp turns both off for this process. */
-static int huge_pages_may_apply(const struct options *o, const struct policy *pol)
+/* The smallest huge page that could back the frames' memory, in bytes, 0
+ * for none.  Under THP "always" a size set to "inherit" applies to every
+ * large mapping, under "madvise" only when glibc.malloc.hugetlb=1 madvises
+ * malloc's memory; a size set to "always" applies either way, "madvise"
+ * only to madvised memory.  Kernels before 6.8 have the PMD size only.
+ * --no-thp turns all of them off for this process. */
+static uint64_t smallest_huge_page(const struct options *o, const struct policy *pol)
 {
+	struct env_thp_size sz[ENV_THP_SIZES_MAX];
 	char e[32];
+	int n = env_thp_sizes(sz, ENV_THP_SIZES_MAX);
+	const int madvised = pol->hugetlb == 1;
+	int inherit;
 
+	if (o->no_thp)
+		return 0;
 	env_sysfs_choice(ENV_THP_DIR "enabled", e, sizeof e);
-	return !o->no_thp && (!strcmp(e, "always") || (pol->hugetlb == 1 && !strcmp(e, "madvise")));
+	inherit = !strcmp(e, "always") || (madvised && !strcmp(e, "madvise"));
+	if (n == 0)
+		return inherit ? env_thp_pmd_bytes() : 0;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(sz[i].setting, "always") || (inherit && !strcmp(sz[i].setting, "inherit")) ||
+		    (madvised && !strcmp(sz[i].setting, "madvise")))
+			return (uint64_t)sz[i].kib << 10;
+	return 0;
 }
 
 /* Pages that are mapped, as a few disjoint runs [lo, hi) of page numbers
@@ -292,6 +312,7 @@ static void pages_unmap_from(struct mapped_pages *m, uint64_t from)
  * allocates (the page vector is static).
  */
 struct heap_start {
+	uint64_t below_top;      /* heap bytes below the top chunk's first page */
 	uint64_t top_offset;     /* the top chunk's address mod the page size */
 	uint64_t top_bytes;      /* its size */
 	struct mapped_pages mapped;  /* its pages already mapped, counted from its first */
@@ -328,7 +349,7 @@ static void make_sure_heap_exists(void)
 	free(p);
 }
 
-static struct heap_start measure_heap_start(void)
+static struct heap_start measure_heap_start(const char *heap_lo)
 {
 	static unsigned char vec[HEAP_PROBE_PAGES];
 	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -343,6 +364,7 @@ static struct heap_start measure_heap_start(void)
 	top = brk_end - h.top_bytes;
 	first = top & ~(page - 1);
 	h.top_offset = top - first;
+	h.below_top = first > (uintptr_t)heap_lo ? first - (uintptr_t)heap_lo : 0;
 	n = (brk_end - first) / page;
 	if (n > HEAP_PROBE_PAGES)
 		n = HEAP_PROBE_PAGES;
@@ -357,6 +379,8 @@ static struct heap_start measure_heap_start(void)
 struct prediction {
 	uint64_t faults;
 	int bound;               /* huge pages may back the frames: faults is an upper bound */
+	uint64_t huge;           /* the smallest huge page that could apply (0: none) */
+	uint64_t span;           /* the largest mapping a frame lies in: its own, or the heap */
 	unsigned fresh_frames;   /* frames that ran mostly on pages never touched before */
 	unsigned mmap_frames;
 	unsigned trims;          /* times free() gave the heap's top back (sbrk(-n)) */
@@ -438,22 +462,57 @@ static void free_into_top(struct arena_model *m, uint64_t p, uint64_t nb,
  * Not modelled: sizes that vary, thread arenas.  Where huge pages may back
  * the frames the count becomes an upper bound.
  */
+/* A block of `size` bytes as malloc sizes it: the chunk (request2size),
+ * and on sysmalloc's mmap path its mapping and the size its header records.
+ * Up to 2.42 the mapping is the chunk plus its size field, rounded up to
+ * pages, and the chunk's size is the whole mapping; 2.43 maps chunk + 16
+ * and records mapping - 16.  Either way the block starts 16 bytes in. */
+struct chunk_sizes {
+	uint64_t nb, mapped, mchunk;
+};
+
+static struct chunk_sizes chunk_sizes(uint64_t size)
+{
+	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), sz = sizeof(size_t);
+	const uint64_t minsize = (4 * sz + 15) & ~(uint64_t)15;
+	const uint64_t req = (size + sz + 15) & ~(uint64_t)15;
+	const int layout_243 = env_glibc_at_least(43);
+	struct chunk_sizes c;
+
+	c.nb = req < minsize ? minsize : req;
+	c.mapped = (c.nb + (layout_243 ? 16 : sz) + page - 1) & ~(page - 1);
+	c.mchunk = layout_243 ? c.mapped - 16 : c.mapped;
+	return c;
+}
+
+/* DEFAULT_MMAP_THRESHOLD_MAX: the dynamic threshold follows a freed
+ * mmapped chunk only up to this (the size compared carries IS_MMAPPED, 2). */
+static uint64_t threshold_cap(void)
+{
+	return sizeof(size_t) == 8 ? 32u << 20 : 512u << 10;
+}
+
+/* Lab 4's edge: the largest frame size (whole pixels) whose mmapped chunk
+ * still moves the dynamic threshold.  It depends on the page size (the
+ * mapping is whole pages) and the glibc (2.43's header), so it is worked
+ * out here, by the model's own sizes, not written down anywhere. */
+static uint64_t threshold_edge(void)
+{
+	uint64_t s = threshold_cap();
+
+	while (s > 8 && (chunk_sizes(s).mchunk | 2) > threshold_cap())
+		s -= 8;
+	return s;
+}
+
 static struct prediction predict_faults(const struct options *o, const struct policy *pol,
 					const struct heap_start *h)
 {
 	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), sz = sizeof(size_t);
 	const uint64_t minsize = (4 * sz + 15) & ~(uint64_t)15;
 	const uint64_t size = o->size + (o->alloc == ALLOC_ONCE ? o->vary : 0);
-	const uint64_t req = (size + sz + 15) & ~(uint64_t)15;   /* request2size */
-	const uint64_t nb = req < minsize ? minsize : req;
-	/* sysmalloc's mmap path.  Up to 2.42 the mapping is the chunk plus its
-	 * size field, rounded up to pages, and the chunk's size is the whole
-	 * mapping; 2.43 maps chunk + 16 and records mapping - 16.  Either way
-	 * the frame starts 16 bytes into its mapping. */
-	const int layout_243 = env_glibc_at_least(43);
-	const uint64_t mapped = (nb + (layout_243 ? 16 : sz) + page - 1) & ~(page - 1);
-	const uint64_t mchunk = layout_243 ? mapped - 16 : mapped;
-	const uint64_t cap = sz == 8 ? 32u << 20 : 512u << 10;
+	const struct chunk_sizes c = chunk_sizes(size);
+	const uint64_t nb = c.nb, mchunk = c.mchunk, cap = threshold_cap();
 	const int write_first = o->alloc == ALLOC_MEMSET || o->alloc == ALLOC_ONCE || pol->perturb;
 	const unsigned allocs = o->alloc == ALLOC_ONCE ? 1 : o->frames;
 	uint64_t thr = pol->mmap_threshold, trim = pol->trim_threshold;
@@ -470,6 +529,8 @@ static struct prediction predict_faults(const struct options *o, const struct po
 			pr.faults += 1 + (uint64_t)pr.per_page * ((16 + size + page - 1) / page - 1);
 			pr.written_first += pr.per_page > 1;      /* the header's page */
 			pr.fresh_frames++, pr.mmap_frames++;
+			if (c.mapped > pr.span)
+				pr.span = c.mapped;
 			if (pol->dynamic && mchunk > thr && (mchunk | 2) <= cap)
 				thr = mchunk, trim = 2 * mchunk;
 			continue;
@@ -477,6 +538,8 @@ static struct prediction predict_faults(const struct options *o, const struct po
 		if (m.top_size < nb + minsize) {        /* sysmalloc grows the heap */
 			m.top_size += (nb + pol->top_pad + minsize - m.top_size + page - 1) & ~(page - 1);
 		}
+		if (h->below_top + m.top + m.top_size > pr.span)
+			pr.span = h->below_top + m.top + m.top_size;
 		p = m.top, mem = p + 2 * sz;
 		m.top += nb, m.top_size -= nb;
 		fresh += touch(&m, p + sz, p + 2 * sz, pr.per_page, 0);           /* set_head(p) */
@@ -491,7 +554,12 @@ static struct prediction predict_faults(const struct options *o, const struct po
 			break;
 		free_into_top(&m, p, nb, pol, trim);
 	}
-	pr.bound = huge_pages_may_apply(o, pol);
+	/* A huge page of H bytes needs an H-aligned run of H bytes inside one
+	 * mapping.  Where H is more than twice the largest mapping a frame
+	 * lies in (room for a neighbour merged into it), none fits: 512 MiB
+	 * pages never back a 63 MiB frame, and the count stays exact. */
+	pr.huge = smallest_huge_page(o, pol);
+	pr.bound = pr.huge && pr.huge <= 2 * pr.span;
 	return pr;
 }
 
@@ -514,6 +582,7 @@ static int explain_prediction(char lines[][96], const struct prediction *pr, uns
 			      const struct options *o, const struct policy *pol)
 {
 	const char *writer = first_writer(o, pol);
+	char size[24], span[24];
 	int n = 0;
 
 	snprintf(lines[n++], 96, "%u of %u frames on fresh pages, %u from mmap",
@@ -524,9 +593,15 @@ static int explain_prediction(char lines[][96], const struct prediction *pr, uns
 		return n;
 	}
 	if (pr->bound) {
-		snprintf(lines[n++], 96, "a bound: a huge page maps 2 MiB in one fault");
+		snprintf(lines[n++], 96, "a bound: a huge page maps %s in one fault",
+			 env_bytes_unit(pr->huge, size, sizeof size));
 		return n;
 	}
+	if (pr->huge)
+		snprintf(lines[n++], 96, "no %s huge page fits in a %s mapping",
+			 env_bytes_unit(pr->huge, size, sizeof size),
+			 env_bytes_unit((pr->span + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1),
+					span, sizeof span));
 	if (writer)
 		snprintf(lines[n++], 96, "1 a page: %s writes each page before a read", writer);
 	else if (pr->per_page == 2)
@@ -572,7 +647,7 @@ static struct result run_frames(const struct options *o, const char *heap_lo)
 	double t0;
 
 	make_sure_heap_exists();
-	r.heap = measure_heap_start();
+	r.heap = measure_heap_start(heap_lo);
 	u0 = bench_usage_now();
 	t0 = bench_now();
 	if (o->alloc == ALLOC_ONCE) {
@@ -761,7 +836,7 @@ static void print_csv(const struct options *o, const struct result *r,
 
 static struct options parse_options(int argc, char **argv)
 {
-	enum { OPT_ALLOC = 256, OPT_TUNE, OPT_VARY, OPT_NO_THP, OPT_STATS, OPT_TRIM };
+	enum { OPT_ALLOC = 256, OPT_TUNE, OPT_VARY, OPT_NO_THP, OPT_STATS, OPT_TRIM, OPT_EDGE };
 	static const struct option longopts[] = {
 		BENCH_OPT_COUNT("frames"),
 		{ "alloc", required_argument, NULL, OPT_ALLOC },
@@ -771,6 +846,7 @@ static struct options parse_options(int argc, char **argv)
 		{ "no-thp", no_argument, NULL, OPT_NO_THP },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "trim", no_argument, NULL, OPT_TRIM },
+		{ "edge", no_argument, NULL, OPT_EDGE },
 		ENV_OPTIONS_END,
 	};
 	struct options o = defaults;
@@ -804,6 +880,7 @@ static struct options parse_options(int argc, char **argv)
 		case ENV_OPT_CSV: o.output = OUTPUT_CSV; break;
 		case OPT_STATS: o.stats = 1; break;
 		case OPT_TRIM: o.trim = 1; break;
+		case OPT_EDGE: o.edge = 1; break;
 		}
 	}
 	bench_no_arguments(usage, argc, argv);
@@ -829,6 +906,10 @@ int main(int argc, char **argv)
 
 	bench_start(argv[0]);
 	o = parse_options(argc, argv);
+	if (o.edge) {
+		printf("%" PRIu64 "\n", threshold_edge());
+		return 0;
+	}
 	heap_lo = sbrk(0);       /* where the brk heap starts */
 	if (o.no_thp && prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) != 0)
 		die("prctl(PR_SET_THP_DISABLE)");

@@ -9,19 +9,29 @@
 
 check_usage_error "kernels.sh with an unknown option: usage, exit 2" tools/platforms/kernels.sh --bogus
 check_usage_error "kernels.sh with an unknown suite: usage, exit 2" tools/platforms/kernels.sh --suites sid
+check_usage_error "kernels.sh with an unknown arm64 page size: usage, exit 2" tools/platforms/kernels.sh --suites arm64-8k
 check_usage_error "kernels.sh with an unknown THP mode: usage, exit 2" tools/platforms/kernels.sh --thp sometimes
 check_exit "kernels.sh --frames 0: exit 2" 2 tools/platforms/kernels.sh --frames 0
 
 check_exit "kernels.sh --help: exit 0" 0 tools/platforms/kernels.sh --help
 # No qemu by that name: nothing can run here, exit 3 with the package to
 # install (CI reads 3 as "skipped", not "failed").
-QEMU=$TMP/no-such-qemu tools/platforms/kernels.sh >"$TMP/l9k.out" 2>"$TMP/l9k.err"
-rc=$?
-if [ "$rc" = 3 ] && grep -q 'apt-get install qemu-system-x86' "$TMP/l9k.err"; then
-	pass "kernels.sh without qemu: says so, exit 3"
-else
-	fail "kernels.sh without qemu: says so, exit 3" "exit $rc: $(head -c 200 "$TMP/l9k.err")"
-fi
+# Nothing is fetched then (a test never downloads).
+l9k_noqemu() { # LABEL PACKAGE ARGS...: exit 3 naming PACKAGE, nothing fetched
+	local label=$1 pkg=$2
+	shift 2
+	MALLOC_LABS_CACHE=$TMP/l9k-cache "$@" >"$TMP/l9k.out" 2>"$TMP/l9k.err"
+	rc=$?
+	if [ "$rc" = 3 ] && grep -q "apt-get install $pkg" "$TMP/l9k.err" && [ ! -e "$TMP/l9k-cache" ]; then
+		pass "$label"
+	else
+		fail "$label" "exit $rc: $(head -c 300 "$TMP/l9k.err")"
+	fi
+}
+l9k_noqemu "kernels.sh without qemu: says so, exit 3" qemu-system-x86 \
+	env QEMU="$TMP/no-such-qemu" tools/platforms/kernels.sh --suites "bookworm trixie"
+l9k_noqemu "kernels.sh arm64 without qemu-system-aarch64: says so, exit 3" qemu-system-arm \
+	env QEMU_ARM="$TMP/no-such-qemu" tools/platforms/kernels.sh --suites "arm64-4k arm64-16k"
 # make kernels boots with TCG wherever KVM does not work.
 if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
 	skip "make kernels can boot here" "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"

@@ -30,6 +30,7 @@
 #include "tunables.h"
 #if defined(__linux__) && defined(__GLIBC__)   /* else bench.h said why */
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -122,32 +123,99 @@ static const char *env_thp(char *buf, size_t len)
 	return buf;
 }
 
-/* The per-size THP settings (kernel 6.8+, "mTHP") that are not "never":
- * "2048kB=inherit", or "none" when every size is off or there are none. */
+/* The huge page sizes this kernel offers anonymous memory, each with its
+ * setting: one hugepages-<N>kB folder a size (6.8+, "mTHP"), from 4 base
+ * pages up to the PMD huge page, whose size follows from the page size:
+ * 2 MiB at 4 KiB pages, 32 MiB at 16 KiB, 512 MiB at 64 KiB.  Read with
+ * getdents64 into the stack (opendir() would malloc).  Sorted by size;
+ * returns how many.  Older kernels have no such folder: 0. */
+struct env_thp_size {
+	unsigned long kib;
+	char setting[12];        /* always, inherit, madvise or never */
+};
+#define ENV_THP_SIZES_MAX 24
+
+__attribute__((unused))
+static int env_thp_sizes(struct env_thp_size *out, int max)
+{
+	char buf[4096];
+	int n = 0, fd = open(ENV_THP_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ssize_t got;
+
+	if (fd < 0)
+		return 0;
+	while ((got = getdents64(fd, buf, sizeof buf)) > 0)
+		for (ssize_t at = 0; at < got; at += ((struct dirent64 *)(buf + at))->d_reclen) {
+			const char *name = ((struct dirent64 *)(buf + at))->d_name;
+			char path[128], *end;
+			unsigned long kib;
+			int i;
+
+			if (strncmp(name, "hugepages-", 10) || n == max)
+				continue;
+			kib = strtoul(name + 10, &end, 10);
+			if (strcmp(end, "kB") || !kib)
+				continue;
+			snprintf(path, sizeof path, ENV_THP_DIR "%.40s/enabled", name);
+			for (i = n++; i > 0 && out[i - 1].kib > kib; i--)   /* insertion sort */
+				out[i] = out[i - 1];
+			out[i].kib = kib;
+			env_sysfs_choice(path, out[i].setting, sizeof out[i].setting);
+		}
+	close(fd);
+	return n;
+}
+
+/* The PMD huge page in bytes (hpage_pmd_size), 0 when the kernel has no
+ * THP.  read() into the stack, as everything here. */
+__attribute__((unused))
+static unsigned long env_thp_pmd_bytes(void)
+{
+	char line[32];
+	int fd = open(ENV_THP_DIR "hpage_pmd_size", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, line, sizeof line - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	line[n] = '\0';
+	return strtoul(line, NULL, 10);
+}
+
+/* The sizes whose setting is not "never": "2048kB=inherit", or "none" when
+ * every size is off or there are none. */
 __attribute__((unused))
 static const char *env_mthp(char *buf, size_t len)
 {
-	static const char *const kib[] = { "8", "16", "32", "64", "128", "256", "512",
-					   "1024", "2048" };
+	struct env_thp_size sz[ENV_THP_SIZES_MAX];
+	int k = env_thp_sizes(sz, ENV_THP_SIZES_MAX);
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof kib / sizeof kib[0] && n < len; i++) {
-		char path[128], v[32];
-
-		snprintf(path, sizeof path, ENV_THP_DIR "hugepages-%skB/enabled", kib[i]);
-		env_sysfs_choice(path, v, sizeof v);
-		if (strcmp(v, "?") && strcmp(v, "never"))
-			n += (size_t)snprintf(buf + n, len - n, "%s%skB=%s", n ? " " : "",
-					      kib[i], v);
-	}
+	for (int i = 0; i < k && n < len; i++)
+		if (strcmp(sz[i].setting, "?") && strcmp(sz[i].setting, "never"))
+			n += (size_t)snprintf(buf + n, len - n, "%s%lukB=%s", n ? " " : "",
+					      sz[i].kib, sz[i].setting);
 	if (!n)
 		snprintf(buf, len, "none");
 	return buf;
 }
 
-/* Could THP back an ordinary (not madvised) mapping?  Then fault counts
- * come in 2 MiB pieces and no 4 KiB-page prediction holds. */
+/* "2 MiB", "32 MiB", "512 MiB": a power-of-two size in its unit. */
+__attribute__((unused))
+static const char *env_bytes_unit(unsigned long b, char *buf, size_t len)
+{
+	if (b >= (1ul << 20) && !(b & ((1ul << 20) - 1)))
+		snprintf(buf, len, "%lu MiB", b >> 20);
+	else
+		snprintf(buf, len, "%lu KiB", b >> 10);
+	return buf;
+}
+
+/* Could THP back an ordinary (not madvised) mapping?  Then a fault may map
+ * a whole huge page, and a prediction counted in base pages is a bound
+ * (frames.c says when no huge page can fit a frame). */
 __attribute__((unused))
 static int env_thp_always(void)
 {
@@ -365,7 +433,7 @@ static void env_print_header(FILE *out)
 {
 	const struct env_malloc *m = env_malloc_policy();
 	struct utsname u;
-	char thp[128], mthp[160], what[96], alloc[64];
+	char thp[128], mthp[160], what[96], alloc[64], pmd[24];
 	const char *pre = getenv("LD_PRELOAD"), *owner = strrchr(env_malloc_owner(), '/');
 	int left_over = 0;
 
@@ -378,6 +446,10 @@ static void env_print_header(FILE *out)
 		ENV_OPTIMISED ? "optimised (-O1+)" : "unoptimised (-O0)", KIT_REV);
 	fprintf(out, "# THP %s | mTHP %.40s\n", env_thp(thp, sizeof thp),
 		env_mthp(mthp, sizeof mthp));
+	if (env_thp_pmd_bytes())
+		fprintf(out, "# THP PMD huge page: %s (%ld base pages)\n",
+			env_bytes_unit(env_thp_pmd_bytes(), pmd, sizeof pmd),
+			(long)(env_thp_pmd_bytes() / (unsigned long)sysconf(_SC_PAGESIZE)));
 	fprintf(out, "# read fault: %s\n", env_read_faults_per_page() == 2
 		? "zero page (2 a page): a read maps it in, the write copies it"
 		: "no zero page (1 a page): reading a fresh page allocates it");
@@ -415,9 +487,10 @@ static void env_print_header(FILE *out)
 		fprintf(out, "# warning: malloc() comes from %.48s, not libc\n",
 			owner && strstr(owner, ".so") ? owner + 1 : env_malloc_owner());
 	if (env_thp_always())
-		fprintf(out, "# warning: THP always: memory written first may get 2 MiB pages;\n"
+		fprintf(out, "# warning: THP always: memory written first may get huge pages;\n"
 			"#   memory read first maps the huge zero page, split by the first\n"
-			"#   write: about 1 fault a page.  Fault predictions are bounds.\n");
+			"#   write: about 1 fault a page.  Where a huge page could fit,\n"
+			"#   fault predictions are bounds.\n");
 	if (m->hugetlb == 1)
 		fprintf(out, "# warning: hugetlb=1: huge pages make fault counts vary; "
 			"predictions are bounds\n");

@@ -4,7 +4,9 @@
 #   table     frames of fixed and varying sizes, malloc + memset + free
 #             each, with glibc's default policy, with the two MALLOC_*_
 #             variables, and with the GLIBC_TUNABLES spelling of the same
-#             two settings: minor faults and sys time of each, measured here
+#             two settings: minor faults and sys time of each, measured here;
+#             the last two rows sit either side of the cap's edge, which
+#             ./frames --edge works out for this glibc and page size
 #   tunables  the 34 MiB row in full, the same three ways: every line frames
 #             prints, including the "# set:" lines naming what was set
 #   strace    the 30 MiB and 34 MiB rows, untuned, under strace -c: one mmap
@@ -25,13 +27,17 @@ esac
 need_built frames
 leftover_settings "untuned and env runs"
 scratch_dir
+# The largest frame whose freed mapping still raises the threshold, and
+# the next whole-pixel size: the edge moves with the page size.
+EDGE=$(./frames --edge) || die "./frames --edge failed"
 
 THR=268435456    # 256 MiB: above every size here, so the heap serves them all
 TRIM=536870912   # 512 MiB: free() does not give the heap top back
 ENVVARS="MALLOC_MMAP_THRESHOLD_=$THR MALLOC_TRIM_THRESHOLD_=$TRIM"
 TUNABLES="GLIBC_TUNABLES=glibc.malloc.mmap_threshold=$THR:glibc.malloc.trim_threshold=$TRIM"
 
-frames_for() { local n=$(( $1 / SCALE )); [ "$n" -ge 1 ] || n=1; echo "$n"; }
+# frames_for N [MIN]: N frames divided by SCALE, at least MIN (default 1).
+frames_for() { local n=$(( $1 / SCALE )); [ "$n" -ge "${2:-1}" ] || n=${2:-1}; echo "$n"; }
 
 # cell NAME ENV ARGS...: one run as CSV into $TMPD/NAME; a failure stops all.
 cell() {
@@ -46,7 +52,7 @@ fmt() { printf '%10d / %5.2fs' "$(get minor_faults "$1")" "$(get sys_s "$1")"; }
 
 table() {
 	local rows=("1M 0 300" "8M 0 300" "48M 0 300" "8M 1536K 300" "30M 0 100" "32M 0 100"
-		    "34M 0 100") row size vary n args label i=0
+		    "34M 0 100" "$EDGE 0 20" "$((EDGE + 8)) 0 20") row size vary n args label i=0 min
 	echo "Each row runs  ./frames --alloc memset --size SIZE [--vary V] --frames N  three"
 	echo "times: untuned, then with the env vars, then with the tunables.  Each cell: minor"
 	echo "faults / sys seconds for the whole run (every frame is malloc + memset + render +"
@@ -61,7 +67,10 @@ table() {
 	for row in "${rows[@]}"; do
 		read -r size vary n <<<"$row"
 		i=$((i + 1))
-		n=$(frames_for "$n")
+		# Either side of the edge, 3 frames at least: the first is always mapped.
+		min=1
+		[ "$i" -gt 7 ] && min=3
+		n=$(frames_for "$n" "$min")
 		args="--size $size --frames $n"
 		label=$size
 		if [ "$vary" != 0 ]; then args="$args --vary $vary"; label="$size vary $vary"; fi
@@ -83,6 +92,9 @@ table() {
 	echo "first free() of an mmapped block raises the threshold to its size); from 32 MiB"
 	echo "up every frame is a fresh mmap, because the threshold never rises to 32 MiB."
 	echo "Both tuned columns should show about one block's pages for the whole run."
+	echo "The edge (./frames --edge): a block's mapping is whole pages of $(getconf PAGESIZE) bytes here,"
+	echo "and must stay under 32 MiB: $EDGE bytes is the largest frame that adapts, and"
+	echo "$((EDGE + 8)) maps every frame.  With larger pages the edge moves down."
 }
 
 # show WORDS...: a blank line, then the command as typed (tools/lib/lib.sh).

@@ -123,8 +123,8 @@ tunables() {
 	done
 	echo
 	printf '%9s | %-18s | %-18s | %s\n' "" "A  default" "B  threshold 4096" "C  + top_pad=0"
-	printf '%9s | %7s %10s | %7s %10s | %7s %10s\n' size "%4096" GiB/s "%4096" GiB/s "%4096" GiB/s
-	# Lines like "     4096 malloc: 0.39 GiB/s (address % 4096 = 688)".
+	printf '%9s | %7s %10s | %7s %10s | %7s %10s\n' size "%page" GiB/s "%page" GiB/s "%page" GiB/s
+	# Lines like "     4096 malloc: 0.39 GiB/s (address % page = 688)".
 	awk 'FNR == 1 { f++ }
 	     $2 == "malloc:" { s[$1] = 1; a[f, $1] = $NF; sub(/\)$/, "", a[f, $1]); g[f, $1] = $3
 			       if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
@@ -133,12 +133,13 @@ tunables() {
 			       a[2, z], g[2, z], a[3, z], g[3, z] } }' "$TMPD/t0" "$TMPD/t1" "$TMPD/t2" ||
 		die "cannot read the runs' output"
 	echo
-	echo "Read it: %4096 is where the buffer starts in its page; 16 means its own mapping"
-	echo "(page-aligned, after malloc's 16-byte header).  B lowers the mmap threshold to"
-	echo "4 KiB, yet small buffers still come from the heap: glibc tries mmap only when the"
-	echo "heap's top chunk is too small, and the top is already big (top_pad, 128 KiB, is"
-	echo "added whenever the heap grows).  C removes that pad: from 4 KiB every buffer is"
-	echo "mapped.  No column gives a page-aligned buffer, and GiB/s follows size, not %4096."
+	printf '%s\n' "Read it: %page is the buffer's address mod the page size ($(getconf PAGESIZE) bytes" \
+		"here): where it starts in its page; 16 means its own mapping (page-aligned," \
+		"after malloc's 16-byte header).  B lowers the mmap threshold to 4 KiB, yet" \
+		"small buffers still come from the heap: glibc tries mmap only when the heap's" \
+		"top chunk is too small, and the top is already big (top_pad, 128 KiB, is added" \
+		"whenever the heap grows).  C removes that pad: from 4 KiB every buffer is" \
+		"mapped.  No column gives a page-aligned buffer, and GiB/s follows size, not %page."
 }
 
 strace_rows() {

@@ -92,7 +92,24 @@ table() {
 	echo "bursts it served, pinned by the few blocks each request kept; two arenas keep what"
 	echo "the threads held at once, which rises with threads on a busy CPU too.  malloc_trim(0)"
 	echo "madvises the free pages inside every arena: 'after' is what it could not return."
+	trim_by_page_size
 	echo "The x columns are measured ratios on this machine, not targets."
+}
+
+# What malloc_trim(0) can return depends on the page size: the reason, with
+# this machine's page size (the blocks are arenas.c's SMALL_MAX/MEDIUM_MAX).
+trim_by_page_size() {
+	local page
+	page=$(getconf PAGESIZE)
+	echo "It returns whole pages only ($page bytes here): a free run between two kept blocks"
+	echo "gives back the pages wholly inside it.  The blocks are 16 B to 16 KiB, so the"
+	if [ "$page" -le 4096 ]; then
+		echo "larger gaps hold whole pages and most of the freed memory goes back; with 16 KiB"
+		echo "or 64 KiB pages (arm64) fewer gaps hold one, and more of 'default' stays."
+	else
+		echo "gaps that hold a whole $((page / 1024)) KiB page are fewer than with 4 KiB pages: expect"
+		echo "more of 'default' to stay resident after the trim than on a 4 KiB-page machine."
+	fi
 }
 
 tunables() {
@@ -122,6 +139,7 @@ tunables() {
 	echo "malloc_trim(0) in the same process.  arena_max=1 and =2 (either spelling) cap the"
 	echo "arenas; trim_threshold=0 trims only an arena's top chunk, which the kept blocks"
 	echo "pin, so it changes little; malloc_trim(0) returns the free pages between them."
+	trim_by_page_size
 	echo "The x columns are measured ratios (KiB resident per KiB live), not targets."
 }
 

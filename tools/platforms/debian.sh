@@ -8,6 +8,8 @@
 # an empty dpkg status; then reads the suite's package list.  download DIR
 # PKG... fetches .deb files into DIR/debs.  No root is needed; the package
 # signatures are checked with the system's keyrings, as apt always does.
+# apt_setup SUITE DIR ARCH reads another architecture's packages (arm64 for
+# make kernels' arm64 guests); DIR/apt/arch keeps it for later calls.
 # shellcheck shell=bash disable=SC2154  # prog: set by the sourcing script
 
 # The mirror URI of this system's main Debian archive: the URI of the first
@@ -62,9 +64,11 @@ system_signed_by() {
 # system's installed libc6 (a newer version than bullseye's) cannot decide
 # which version is the "candidate".
 private_apt() {
-	local tool=$1 dir=$2
+	local tool=$1 dir=$2 arch=()
 	shift 2
-	"$tool" -q -o Dir::Etc::SourceList="$dir/apt/sources.list" \
+	[ -s "$dir/apt/arch" ] &&
+		arch=(-o "APT::Architecture=$(cat "$dir/apt/arch")" -o "APT::Architectures=$(cat "$dir/apt/arch")")
+	"$tool" -q "${arch[@]}" -o Dir::Etc::SourceList="$dir/apt/sources.list" \
 		-o Dir::Etc::SourceParts=/dev/null \
 		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null \
 		-o Dir::State::Lists="$dir/apt/lists" -o Dir::State::status="$dir/apt/status" \
@@ -77,7 +81,7 @@ pcache() { private_apt apt-cache "$@"; }
 
 # Make the private apt state for SUITE in DIR and read its package lists.
 apt_setup() {
-	local suite=$1 dir=$2 mirror key opts=
+	local suite=$1 dir=$2 arch=${3:-} mirror key opts=
 	if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-deb >/dev/null 2>&1; then
 		die "needs apt-get and dpkg-deb: this is not a Debian-family system"
 	fi
@@ -92,8 +96,9 @@ apt_setup() {
 	[ -n "${key:-}" ] && opts=" [signed-by=$key]"
 	mkdir -p "$dir/apt/lists/partial" "$dir/apt/cache/archives/partial" || die "cannot write $dir"
 	: >"$dir/apt/status"
+	printf '%s' "$arch" >"$dir/apt/arch"
 	echo "deb$opts $mirror $suite main" >"$dir/apt/sources.list"
-	echo "$prog: reading the $suite package list from $mirror" >&2
+	echo "$prog: reading the $suite${arch:+ $arch} package list from $mirror" >&2
 	# apt-get update exits 0 when it reached no server: look for the list.
 	if ! papt "$dir" update >"$dir/apt/update.log" 2>&1 ||
 		! ls "$dir"/apt/lists/*_Packages* >/dev/null 2>&1; then
