@@ -159,7 +159,8 @@ check_exit "submit: a bad knob exits 2" 2 env FRAMES=ten tools/submit.sh
 # graded with no other edit (here a second trim step, its record copied).
 g_awk() { # STEPS FILE: grade FILE against another step table
 	awk -v STEPS="$1" -v SUMMARY= -v MODE=report -v KNOBS_FILE=tools/grading/knobs -v KIT_KNOWN=yes \
-		-f tools/lib/csv.awk -f tools/grading/steps.awk -f tools/grading/grade.awk <"$2" >"$TMP/g_out" 2>"$TMP/g_err"
+		-f tools/lib/csv.awk -f tools/grading/steps.awk -f tools/grading/grade.awk \
+		-f tools/grading/gradescope.awk <"$2" >"$TMP/g_out" 2>"$TMP/g_err"
 }
 # g_steps_refused NAME SED MESSAGE: the table edited by SED stops the grade
 # (exit 2) with MESSAGE on stderr.
