@@ -34,7 +34,8 @@
 #   make kernels              Lab 1 + 4 counts, submit and grade under Debian's
 #                             6.1 and 6.12 kernels in qemu, THP never/madvise/
 #                             always, amd64 and arm64 4K/16K pages (+64K once
-#                             built) (minutes; fetched once, cached)
+#                             built) (minutes; fetched once, cached);
+#                             KERNELS="bookworm trixie" picks kernels
 #   make kernel-64k           build the arm64 64 KiB-page kernel for make
 #                             kernels (minutes; cached)
 #   make glibc-2.31           the labs built against glibc 2.31 (build/)
@@ -501,7 +502,8 @@ matrix: frames
 # TCG; CI runs it, make test not.
 .PHONY: kernel-64k
 kernels: $(LABS)
-	tools/platforms/kernels.sh$(if $(call given,FRAMES), --frames $(call count,FRAMES,100000))
+	tools/platforms/kernels.sh$(if $(call given,FRAMES), --frames $(call count,FRAMES,100000))$(if \
+	$(KERNELS), --suites $(call shq,$(KERNELS)))
 
 kernel-64k:
 	tools/platforms/kernels.sh build-64k
