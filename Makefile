@@ -28,8 +28,14 @@
 #   make lab6-tunables        arena_max=1/2, MALLOC_ARENA_MAX, trim_threshold,
 #                             each with RSS before and after malloc_trim(0)
 #   make lab6-strace          mmap/munmap/madvise/brk: what malloc_trim calls
+#   make lab7                 Lab 7: Lab 1's frames and Lab 6's threads under
+#                             glibc, jemalloc, tcmalloc, mimalloc (LD_PRELOAD)
+#   make lab7-tunables        each allocator's defaults vs its own setting
+#                             that keeps a freed frame
+#   make lab7-strace          every Lab 7 row under strace: brk, mmap,
+#                             munmap, madvise
 #   make demo-strace          default vs tuned, side by side (80 columns)
-#   make plots                SVG pictures of Labs 1, 2, 4, 5, 6 in PLOTS_DIR
+#   make plots                SVG pictures of Labs 1, 2, 4, 5, 6, 7 in PLOTS_DIR
 #   make matrix               the labs' steps under glibc 2.31 to the newest
 #   make kernels              Lab 1 + 4 counts, submit and grade under Debian's
 #                             6.1 and 6.12 kernels in qemu, THP never/madvise/
@@ -157,9 +163,15 @@ m32_asm = $(wildcard /usr/include/asm /usr/include/i386-linux-gnu/asm)
 m32_inc = $(if $(filter -m32,$(1)),$(if $(m32_asm),,$(if $(wildcard \
 	/usr/include/x86_64-linux-gnu/asm),-idirafter /usr/include/x86_64-linux-gnu)))
 
+# make help: the comment above, then every lab's targets as the registry
+# makes them (a lab added there is listed with no other edit), folded at 78.
+LAB_TARGETS = $(foreach r,$(LAB_ROWS),$(call lab_field,1,$(r)) \
+	$(addprefix $(call lab_field,1,$(r))-,$(call lab_field,4,$(r))))
 help:
 	@awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' Makefile
-	@echo 'Labs (tools/labs/registry): $(LAB_IDS)'
+	@printf '%s\n' $(LAB_TARGETS) | awk 'BEGIN { l = "Labs (tools/labs/registry):" } \
+		{ if (length(l) + 1 + length($$0) > 78) { print l; l = " " } l = l " " $$0 } \
+		END { print l }'
 
 # A lab that does not exist (make lab7, make lab9, make lab2-foo): one line
 # naming the labs this help lists, exit 2, instead of make's "No rule".

@@ -32,8 +32,7 @@ mkdir -p "$RUN" 2>/dev/null && : 2>/dev/null >"$DETAIL" ||
 	die "cannot write '$DETAIL' (read-only directory? set RUN_DIR)"
 echo "malloc(32 B) + touch + free, $ITERS times a thread, 1 thread and 2,"
 echo "three ways:"
-echo "  default                     tcache (a per-thread cache, no lock), an arena"
-echo "                              a thread"
+echo "  default                     tcache (per-thread cache, no lock), arena a thread"
 echo "  tcache_count=0              no tcache: every call takes its arena's lock"
 echo "  tcache_count=0:arena_max=1  no tcache, one arena: two threads share one lock"
 n=0

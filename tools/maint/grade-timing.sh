@@ -55,10 +55,13 @@ seconds() {
 }
 {
 	echo "# tools/grade.sh timed by tools/maint/grade-timing.sh on $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "# machine: $(uname -srm), $(getconf _NPROCESSORS_ONLN) CPU(s): $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)"
+	# Every line within 100 columns: the machine's names are cut short.
+	printf '# machine: %.40s, %s CPU(s): %.40s\n' "$(uname -srm)" "$(getconf _NPROCESSORS_ONLN)" \
+		"$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)"
 	echo "# $(grep -qw hypervisor /proc/cpuinfo 2>/dev/null && echo 'a virtual machine' || echo 'no hypervisor flag'), shared with other jobs; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "# each cell: wall seconds (CPU seconds, user + system, of the grader and its children)"
-	echo "# submission: $SUB ($(sed -n 's/^kit: //p' "$SUB" | head -n 1)); limits (issue 24): 40 MB <= 5 s, 500 files <= 10 s"
+	printf '# submission: %.60s (kit %.20s)\n' "$SUB" "$(sed -n 's/^kit: //p' "$SUB" | head -n 1)"
+	echo "# limits (issue 24): 40 MB <= 5 s, 500 files <= 10 s"
 	printf '%-18s %20s %20s\n' "awk" "one ${mb} MB file" "500 files (DIR)"
 	for a in $awks; do
 		rm -f "$T/bin/awk"

@@ -791,6 +791,58 @@ static size_t wrap(const char *text, size_t width, char *buf, size_t len, size_t
 	return n;
 }
 
+/* The footer: the header's lines, joined by " | " when read, wrapped
+ * like wrap() but broken only between those lines while each fits, so a
+ * line of the header ("read fault: ...") stays whole on one line of the
+ * footer and can be found there; a header line longer than a footer line
+ * is broken at its spaces.  At most `max` lines (the last takes the rest). */
+static size_t wrap_items(const char *text, size_t width, char *buf, size_t len, size_t max)
+{
+	size_t n = 1, col = 0, w = 0;
+	const char *p = text;
+
+	if (width < 4)
+		width = 4;
+	while (*p && w + 2 < len) {
+		const char *bar = strstr(p, " | ");
+		size_t item = bar ? (size_t)(bar - p) : strlen(p);
+		const char *e = p + item;
+
+		if (col && col + 3 + item > width && n < max) {
+			buf[w++] = '\0';
+			n++;
+			col = 0;
+		} else if (col) {
+			for (const char *s = " | "; *s && w + 2 < len; s++, col++)
+				buf[w++] = *s;
+		}
+		for (const char *q = p, *first = p; q < e && w + 2 < len; ) {
+			size_t word = strcspn(q, " ");
+
+			if (word > (size_t)(e - q))
+				word = (size_t)(e - q);
+			if (q != first) {
+				if (col && col + 1 + word > width && n < max) {
+					buf[w++] = '\0';
+					n++;
+					col = 0;
+				} else {
+					buf[w++] = ' ';
+					col++;
+				}
+			}
+			for (size_t i = 0; i < word && w + 2 < len; i++, col++)
+				buf[w++] = q[i];
+			q += word;
+			while (q < e && *q == ' ')
+				q++;
+		}
+		p = bar ? bar + 3 : e;
+	}
+	buf[w] = '\0';
+	return n;
+}
+
 static double text_w(const char *s, double font)
 {
 	return (double)strlen(s) * font * CHAR_W;
@@ -1482,7 +1534,7 @@ static void lay_out(struct plot *p)
 			w = text_w(p->ya.label[i], FONT);
 	left += w + 10;
 	if (p->t.env)
-		p->nfoot = wrap(p->t.env, (size_t)((o->width - 20) / (FONT_SMALL * CHAR_W)),
+		p->nfoot = wrap_items(p->t.env, (size_t)((o->width - 20) / (FONT_SMALL * CHAR_W)),
 				p->foot, sizeof p->foot, 4);
 	top = (o->title ? FONT_TITLE + 28 : FONT + 10) + (o->subtitle ? FONT + 8 : 0);
 	bottom = FONT + 14 + (o->xlabel ? FONT + 14 : 0) +
