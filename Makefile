@@ -176,7 +176,7 @@ help:
 # A lab that does not exist (make lab7, make lab9, make lab2-foo): one line
 # naming the labs this help lists, exit 2, instead of make's "No rule".
 lab%:
-	$(error no $@: labs are $(LAB_IDS) (see make help))
+	$(error no $@; labs: $(LAB_IDS) (make help))
 
 # A knob must be a whole number from 1 to MAX, checked before anything
 # runs: $(call count,NAME,MAX) stops make with one line naming the knob.
@@ -206,7 +206,7 @@ knob_args = $(strip $(foreach k,$(1),$(if $(call knob_value,$(k)),$(k)=$(call sh
 # runs a program itself starts with $(call LEFTOVER,WHAT IT CHANGES) and
 # is in LEFTOVER_TARGETS, whose recipes are told the list (the programs
 # print those settings as warnings: tools/include/env.h).
-LEFTOVER = . tools/lib/lib.sh && prog=$@ && leftover_settings '$(1)'
+LEFTOVER = . tools/lib/lib.sh && prog=$@ && leftover_settings $(call shq,$(1))
 LEFTOVER_TARGETS = variance-hist variance-history variance-threads variance-mlock gotcha plots
 $(LEFTOVER_TARGETS): export MALLOC_LABS_INHERITED := $(shell . tools/lib/lib.sh && inherited_settings)
 

@@ -49,7 +49,8 @@ else
 fi
 
 # The grader's kit check on the reference submission with its kit line
-# swapped: src- and this kit's hash passes; another hash is flagged ENV.
+# swapped: src- and this kit's hash passes; another hash, or kit_sources
+# that are not the revision's, is INTEGRITY (issue 24: not the kit's programs).
 REF=results/reference-submission.txt
 kit_status() { # FILE: the status word of the grader's "file kit" line
 	tools/grade.sh "$1" 2>/dev/null | awk '$2 == "file" && $3 == "kit" { print $1; exit }'
@@ -60,13 +61,13 @@ if [ "$st" = PASS ]; then pass "grade: kit src-$own (this kit's sources, no git)
 else fail "grade: an honest no-git kit" "the kit check says '$st'"; fi
 sed "s/^kit: .*/kit: src-000000000000/" "$REF" >"$TMP/other.txt"
 st=$(kit_status "$TMP/other.txt")
-if [ "$st" = ENV ]; then pass "grade: kit src-000000000000 (other sources) is flagged ENV"
+if [ "$st" = INTEGRITY ]; then pass "grade: kit src-000000000000 (other sources) is INTEGRITY"
 else fail "grade: a no-git kit with other sources" "the kit check says '$st'"; fi
 if command -v git >/dev/null 2>&1 && git rev-parse --git-dir >/dev/null 2>&1; then
 	rev=$(git rev-parse --short HEAD)
 	{ sed "s/^kit: .*/kit: $rev/" "$REF" | grep -v '^kit_sources:'; echo "kit_sources: 000000000000"; } >"$TMP/forged.txt"
 	st=$(kit_status "$TMP/forged.txt")
-	if [ "$st" = ENV ]; then pass "grade: kit $rev with kit_sources that are not its sources is flagged ENV"
+	if [ "$st" = INTEGRITY ]; then pass "grade: kit $rev with kit_sources that are not its sources is INTEGRITY"
 	else fail "grade: a revision with changed kit_sources" "the kit check says '$st'"; fi
 else
 	skip "grade: a revision with changed kit_sources" "no git here to read the revision's sources"
