@@ -11,7 +11,10 @@
 # its sheet, and an honest re-run must grade its runs clean.
 . "$(dirname "$0")/lib.sh" || exit 1
 REF=results/reference-submission.txt
-MAX=$(sed -n 's/^Score: [0-9]*\/\([0-9]*\)$/\1/p' results/reference-grade.txt | head -n 1)
+# The grader's maximum (one for every file: grade.awk), as it grades the
+# reference submission now; results/reference-grade.txt holds it as make
+# reference last recorded it, which may predate a check the grader added.
+MAX=$(tools/grade.sh "$REF" 2>/dev/null | sed -n 's/^Score: [0-9]*\/\([0-9]*\)$/\1/p')
 
 if ! command -v zip >/dev/null 2>&1 || ! command -v unzip >/dev/null 2>&1; then
 	skip "Gradescope's contract" "zip and unzip are not installed (apt-get install zip unzip)"
