@@ -10,7 +10,10 @@
 . "$(dirname "$0")/lib.sh" || exit 1
 WF=tools/grading/classroom/malloc-labs.yml
 RUN=tools/grading/classroom/run.sh
-MAX=$(sed -n 's/^Score: [0-9]*\/\([0-9]*\)$/\1/p' results/reference-grade.txt | head -n 1)
+# The grader's maximum (one for every file: grade.awk), as it grades the
+# reference submission now; results/reference-grade.txt holds it as make
+# reference last recorded it, which may predate a check the grader added.
+MAX=$(tools/grade.sh results/reference-submission.txt 2>/dev/null | sed -n 's/^Score: [0-9]*\/\([0-9]*\)$/\1/p')
 
 # The workflow: generated, not hand-kept; points adding up to the maximum.
 $RUN workflow >"$TMP/wf.yml" 2>"$TMP/wf.err"

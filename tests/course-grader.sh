@@ -477,13 +477,19 @@ if [ -f "$SUB" ]; then
 	tools/grade.sh --format gradescope "$SUB" >"$CG/results.json" 2>"$CG/err"; rc=$?
 	sum=$(awk -F'"score": ' '/^    \{"name": / { split($2, a, ","); s += a[1] } END { print s + 0 }' "$CG/results.json")
 	top=$(sed -n 's/^  "score": \([0-9]*\),$/\1/p' "$CG/results.json")
-	bad=$(awk 'NR == 1 && $0 != "{" { print NR } /^    \{/ && !/^    \{"name": "[^"]*", "score": [0-9]+, "max_score": [0-9]+, "status": "(passed|failed)", "output": "([^"\\]|\\.)*"(, "visibility": "after_due_date")?\},?$/ { print NR }' "$CG/results.json" | head -n 3)
-	hidden=$(grep -c '^    {"name": "answer: .*"visibility": "after_due_date"}' "$CG/results.json")
+	# Each test carries its visibility (gradescope.awk, from grade.awk's
+	# out()): the 11 answers and the runs at the sheet's parameters (scored
+	# with them: lab1.q-untuned ...) after_due_date, every other visible.
+	bad=$(awk 'NR == 1 && $0 != "{" { print NR } /^    \{/ && !/^    \{"name": "[^"]*", "score": [0-9]+, "max_score": [0-9]+, "status": "(passed|failed)", "visibility": "(visible|after_due_date)", "output": "([^"\\]|\\.)*"\},?$/ { print NR }' "$CG/results.json" | head -n 3)
+	hidden=$(grep -c '^    {"name": "answer: [^"]*", .*"visibility": "after_due_date", "output": ' "$CG/results.json")
+	qruns=$(grep -c '^    {"name": "lab[0-9]\.q-[^"]*", .*"visibility": "after_due_date", "output": ' "$CG/results.json")
+	shown=$(grep '^    {"name": ' "$CG/results.json" | grep -Ev '^    \{"name": "(answer: |lab[0-9]\.q-)' |
+		grep -vc '"visibility": "visible", "output": ')
 	if [ $rc -eq 0 ] && [ -n "$top" ] && [ "$sum" -eq "$top" ] && [ "$top" -eq $((score + ascore)) ] && [ -z "$bad" ] &&
-	   [ "$hidden" -eq 11 ] && [ "$(tail -n 1 "$CG/results.json")" = "}" ]; then
-		pass "grade --format gradescope: every test well formed, the 11 answers' after_due_date; the tests sum to $top = Score $score + Answers $ascore"
+	   [ "$hidden" -eq 11 ] && [ "$qruns" -ge 1 ] && [ "$shown" -eq 0 ] && [ "$(tail -n 1 "$CG/results.json")" = "}" ]; then
+		pass "grade --format gradescope: every test well formed, the 11 answers and the $qruns runs at the sheet's parameters after_due_date, the rest visible; the tests sum to $top = Score $score + Answers $ascore"
 	else
-		fail "grade --format gradescope" "exit $rc, sum $sum, top '$top', Score $score + $ascore, bad lines: $bad"
+		fail "grade --format gradescope" "exit $rc, sum $sum, top '$top', Score $score + $ascore, bad lines: $bad; $hidden answers and $qruns sheet runs after_due_date, $shown others not visible"
 	fi
 fi
 

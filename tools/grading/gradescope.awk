@@ -93,16 +93,19 @@ function gradescope_error() {
 	print "}"
 }
 
-# A test a step (its checks' lines as output), a test an answer; the
-# top-level score is their sum (runs + answers).
+# A test a step (its checks' lines as output), a test an answer of the
+# sheet ("answer: NAME"); the runs at the sheet's parameters (lab1.q-...)
+# are steps, scored with the answers and hidden as they are (O_VIS).  The
+# top-level score is the tests' sum (runs + answers): 0 under INTEGRITY,
+# as grade.awk withholds the whole score, so every test scores 0 then.
 function gradescope(    i, g, n, name, key, GN, GS, GM, GB, GO, GV, v, line, sep) {
 	n = 0
 	for (i = 1; i <= NOUT; i++) {
-		key = O_ANS[i] ? "answer: " O_CHK[i] : O_STEP[i]
+		key = (O_ANS[i] && O_STEP[i] == "answers") ? "answer: " O_CHK[i] : O_STEP[i]
 		if (!(key in GM)) { GN[++n] = key; GM[key] = 0; GS[key] = 0; GV[key] = "visible" }
 		if (O_ST[i] != "SKIP") GM[key] += O_PTS[i]
-		if (O_ST[i] == "PASS") GS[key] += O_PTS[i]
-		if (O_ST[i] == "FAIL" || O_ST[i] == "ENV") GB[key] = 1
+		if (O_ST[i] == "PASS" && !integ) GS[key] += O_PTS[i]
+		if (O_ST[i] == "FAIL" || O_ST[i] == "ENV" || O_ST[i] == "INTEGRITY") GB[key] = 1
 		v = O_VIS[i]
 		if (gs_rank(v) > gs_rank(GV[key])) GV[key] = v
 		line = sprintf("%s %s: got %s, want %s", O_ST[i], O_CHK[i], O_GOT[i], O_WANT[i]) (O_WHY[i] != "" ? " (" O_WHY[i] ")" : "")
