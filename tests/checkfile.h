@@ -1,10 +1,27 @@
 /*
  * tests/checkfile.h - what the kit's small file checkers (tests/xmlcheck.c,
- * tests/jsoncheck.c) share: their one argument and the file read whole.
- * Include it after tools/include/bench.h.
+ * tests/jsoncheck.c) share: their one argument, the file read whole, and
+ * bad(), the first problem as FILE:LINE: reason, exit 1.  Include it after
+ * tools/include/cli.h.
  */
 #ifndef MALLOC_LABS_CHECKFILE_H
 #define MALLOC_LABS_CHECKFILE_H
+
+static const char *file;     /* the file being checked, for bad() */
+static size_t line = 1;      /* the line the checker has reached */
+
+__attribute__((format(printf, 1, 2), noreturn))
+static void bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s:%zu: ", file, line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	exit(1);
+}
 
 /* The checker's FILE argument: --help answered (usage on stdout, exit 0),
  * anything but one argument a usage error (exit 2).  Sets bench_prog. */

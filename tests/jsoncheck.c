@@ -23,27 +23,13 @@
 
 #define MAX_DEPTH 64
 
-static const char *file, *p, *end;
-static size_t line = 1;
+static const char *p, *end;
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: jsoncheck FILE\n"
 		"Exit 0 and list each member as PATH TYPE when FILE is one valid JSON\n"
 		"value in UTF-8; else print the first problem as FILE:LINE: reason, exit 1.\n");
-}
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s:%zu: ", file, line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	exit(1);
 }
 
 static void blanks(void)

@@ -21,27 +21,12 @@
 #define MAX_DEPTH 256
 #define MAX_ATTRS 64
 
-static const char *file;
-static size_t line = 1;
 
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: xmlcheck FILE\n"
 		"Exit 0 when FILE is well-formed XML whose root element is <svg>;\n"
 		"else print the first problem as FILE:LINE: reason and exit 1.\n");
-}
-
-__attribute__((format(printf, 1, 2), noreturn))
-static void bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s:%zu: ", file, line);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	exit(1);
 }
 
 static int name_start(int c) { return isalpha(c) || c == '_' || c == ':'; }
