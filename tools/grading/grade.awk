@@ -218,6 +218,7 @@ function check(step, key, chk, got, want, tol, pts, class,    why) {
 	why = why_env(step, key, class)
 	if (why == "" && step in GLIBC_WHY) why = GLIBC_WHY[step]
 	if (why != "") { out("ENV", step, chk, got, want, (tol == 0 ? "exact" : "+-" tol), pts, why); return }
+	if (want == "unknown") { out("FAIL", step, chk, got, want, tol, pts, "no expectation: the student name has no parameters"); return }
 	if (!isnum(got)) { out("FAIL", step, chk, (got == "" ? "empty" : got), want, tol, pts, "not a number"); return }
 	if (got < 0 && want >= 0) { out("FAIL", step, chk, got, want, tol, pts, "a count cannot be negative"); return }
 	out(abs(got - want) <= tol ? "PASS" : "FAIL", step, chk, got, want, (tol == 0 ? "exact" : "+-" tol), pts, CHECK_WHY)
@@ -433,7 +434,7 @@ function policy(env, tune,    n, a, i, j, kv, name, t, m) {
 			set_policy(name, kv[2])
 		}
 	}
-	if (tune) { P_MMAPMAX = 0; P_TRIM = 2^64; P_DYN = 0 }
+	if (tune) { P_MMAPMAX = 0; P_TRIM = 18446744073709551616; P_DYN = 0 }   # 2^64 (busybox awk has no ^)
 }
 function set_policy(name, v) {
 	if (name == "mmap_max") { P_MMAPMAX = v + 0; P_DYN = 0 }
@@ -595,22 +596,25 @@ function check_tuned(t, s,    r) {
 # page, page+8, page+16 are placed by hand (0, 8, 16); as malloc returned
 # it: a 1 MiB block is mapped on its own, its user bytes 16 bytes (the
 # chunk header) past a page boundary; a heap block is 16-byte aligned.
-function check_writes(s,    sz, al, mod, hit, k, want) {
+function check_writes(s,    sz, al, mod, hit, k, want, calls) {
 	sz = cmd_size(WANT_CMD[s]); al = cmd_word(WANT_CMD[s], "--align")
-	check(s, s, "writes", V[s, "writes"], ceil(B / sz), 0, 1, "plain")
+	# sz is 0 where the step's size is the sheet's and the name has none:
+	# no expectation then, and no division (gawk stops on one).
+	calls = sz > 0 ? ceil(B / sz) : "unknown"
+	check(s, s, "writes", V[s, "writes"], calls, 0, 1, "plain")
 	check(s, s, "short_writes", V[s, "short_writes"], 0, 0, 1, "plain")
 	mod = ((s, "addr_mod_page") in V) ? V[s, "addr_mod_page"] : V[s, "addr_mod_4096"]
 	if (al == "malloc" && sz >= MIB) check(s, s, "addr_mod_page", mod, 16, 0, 1, "alloc")
 	else if (al == "malloc") check(s, s, "addr_mod_16", (isnum(mod) ? mod % 16 : mod), 0, 0, 1, "alloc")
 	else check(s, s, "addr_mod_page", mod, (al == "page" ? 0 : al == "page+8" ? 8 : 16), 0, 1, "plain")
 	if (!HAVE_STRACE) {
-		out("ENV", s, "strace_writes", "-", ceil(B / sz), "exact", 1, NOSTRACE)
+		out("ENV", s, "strace_writes", "-", calls, "exact", 1, NOSTRACE)
 		out("ENV", s, "strace_addr_mod", "-", mod, "exact", 1, NOSTRACE)
 		return
 	}
 	hit = 0
 	for (k = 1; k <= NW[s]; k++) if (WR[s, k, "bytes"] == B) hit = k
-	check(s, s, "strace_writes", hit ? WR[s, hit, "calls"] : "none", ceil(B / sz), 0, 1, "plain")
+	check(s, s, "strace_writes", hit ? WR[s, hit, "calls"] : "none", calls, 0, 1, "plain")
 	want = (hit && WR[s, hit, "mod4096"] && isnum(mod)) ? mod % 4096 : mod
 	check(s, s, "strace_addr_mod", hit ? WR[s, hit, "mod"] : "none", want, 0, 1, "plain")
 }
