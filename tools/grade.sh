@@ -41,8 +41,9 @@
 # are not graded: a note on stderr names each.
 #
 # Exit: 0 every check passed; 1 any FAIL, or copies of one run; 3 no FAIL
-# but some ENV; 4 INTEGRITY (any file); 2 bad usage or a file that is not a
-# submission.  Several files: the worst, in the order 2, 4, 1, 3, 0.
+# but some ENV; 4 INTEGRITY (any file); 2 bad usage, a file that is not a
+# submission, or standard output that cannot be written.  Several files:
+# the worst, in the order 2, 4, 1, 3, 0.
 set -u -o pipefail
 LC_ALL=C; export LC_ALL     # bytes are bytes: what is not printable ASCII is replaced
 ROOT=$(dirname "$0")/..
@@ -116,7 +117,20 @@ kit_known() {
 }
 
 SUMMARY=$(mktemp) || exit 2
-trap 'rm -f "$SUMMARY"' EXIT
+# Standard output is kept in a file and copied out at the end: busybox awk
+# ignores a failed write (>/dev/full, a full disk), cat does not.
+OUTBUF=$(mktemp) || { rm -f "$SUMMARY"; exit 2; }
+exec 3>&1 >"$OUTBUF"
+flush_out() {
+	local rc=$1
+	if ! cat "$OUTBUF" >&3 2>/dev/null; then
+		printf 'grade: cannot write to standard output\n' >&2
+		rc=2
+	fi
+	rm -f "$SUMMARY" "$OUTBUF"
+	exit "$rc"
+}
+trap 'flush_out $?' EXIT
 
 # head_value KEY FILE: the first "KEY: value" line's value, as grade.awk
 # reads it (a CR and trailing blanks dropped); reads only up to that line.
