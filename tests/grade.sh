@@ -158,9 +158,10 @@ check_exit "submit: a bad knob exits 2" 2 env FRAMES=ten tools/submit.sh
 # grade (exit 2, the row named); a new row naming an existing checker is
 # graded with no other edit (here a second trim step, its record copied).
 g_awk() { # STEPS FILE: grade FILE against another step table
-	awk -v STEPS="$1" -v SUMMARY= -v MODE=report -v KNOBS_FILE=tools/grading/knobs -v KIT_KNOWN=yes \
+	printf '%s\t%s\t\tyes\t1\n' "$2" "$2" >"$TMP/g_manifest"
+	awk -v STEPS="$1" -v SUMMARY= -v MODE=report -v KNOBS_FILE=tools/grading/knobs -v MANIFEST="$TMP/g_manifest" \
 		-f tools/lib/csv.awk -f tools/grading/steps.awk -f tools/grading/grade.awk \
-		-f tools/grading/gradescope.awk <"$2" >"$TMP/g_out" 2>"$TMP/g_err"
+		-f tools/grading/gradescope.awk </dev/null >"$TMP/g_out" 2>"$TMP/g_err"
 }
 # g_steps_refused NAME SED MESSAGE: the table edited by SED stops the grade
 # (exit 2) with MESSAGE on stderr.
@@ -210,4 +211,62 @@ if [ $rc -eq 1 ] && [ "$(grep -c ',copy group 1 of 2 files$' "$TMP/g_out")" -eq 
 	pass "24: a copy with its date, temporary name and a time edited is still one run's ($(grep -o '[0-9]*%' "$TMP/g_err" | head -n 1) alike)"
 else
 	fail "24: copy detection" "exit $rc: $(cut -c 1-60 "$TMP/g_out" | tr '\n' '|') $(head -c 300 "$TMP/g_err")"
+fi
+
+# 24: one awk grades a whole class (tools/grading/grade.awk, batch), so
+# nothing of one file may reach the next.  Under gawk, which lists every
+# global a program has: each is cleared by file_reset() or named in
+# BATCH_GLOBALS.  Then, under the awk in use: a class of honest, edited,
+# foreign (other page sizes) and broken files graded in one run gives
+# each file the report it gets alone, heading aside (a failing file first:
+# its FAIL must not reach the clean one after it).
+if command -v gawk >/dev/null 2>&1; then
+	printf '%s\t%s\t\tyes\t1\n' "$G_SUB" "$G_SUB" >"$TMP/g_manifest"
+	gawk --dump-variables="$TMP/g_vars" -v STEPS=tools/grading/steps -v SUMMARY= -v MODE=report \
+		-v KNOBS_FILE=tools/grading/knobs -v MANIFEST="$TMP/g_manifest" -f tools/lib/csv.awk \
+		-f tools/grading/steps.awk -f tools/grading/grade.awk -f tools/grading/gradescope.awk \
+		</dev/null >/dev/null 2>&1
+	g_builtin=" ARGC ARGIND ARGV BINMODE CONVFMT ENVIRON ERRNO FIELDWIDTHS FILENAME FNR FPAT FS FUNCTAB IGNORECASE LINT NF NR OFMT OFS ORS PREC PROCINFO ROUNDMODE RLENGTH RS RSTART RT SUBSEP SYMTAB TEXTDOMAIN "
+	g_kept=$(sed -n '/^function file_reset()/,/^}/p; /BATCH_GLOBALS = /,/"$/p' tools/grading/grade.awk |
+		tr -c 'A-Za-z0-9_' '\n' | sort -u | tr '\n' ' ')
+	g_missing=
+	while read -r v _; do
+		v=${v%:}
+		case "$g_builtin" in *" $v "*) continue ;; esac
+		case " $g_kept " in *" $v "*) ;; *) g_missing="$g_missing $v" ;; esac
+	done <"$TMP/g_vars"
+	if [ -s "$TMP/g_vars" ] && [ -z "$g_missing" ]; then
+		pass "24: every global of the grader ($(wc -l <"$TMP/g_vars") in gawk's list) is reset a file or the batch's own"
+	else
+		fail "24: globals a batch would carry from one file to the next" "${g_missing:-gawk listed none}"
+	fi
+else
+	skip "24: every global of the grader is reset a file" "gawk is not installed"
+fi
+sed 's/^format: .*/format: malloc-labs-submission 1/' "$G_SUB" >"$TMP/g_fmt1.txt"
+cat "$G_SUB" "$G_SUB" >"$TMP/g_twice.txt"
+g_class=("$G_SUB" "$TMP/g_fail.txt" tests/fixtures/arm64-6.12-64k/submission-frames2.txt "$TMP/g_copy.txt" "$TMP/g_nohdr.txt"
+	tests/fixtures/zero-page-6.18/submission-frames2.txt "$TMP/g_twice.txt" "$TMP/g_fmt1.txt"
+	tests/fixtures/arm64-6.12-16k/submission-frames2.txt "$G_SUB")
+tools/grade.sh "${g_class[@]}" >"$TMP/g_batch" 2>/dev/null
+g_bad=
+for i in "${!g_class[@]}"; do
+	tools/grade.sh "${g_class[$i]}" >"$TMP/g_alone" 2>/dev/null
+	awk -v n=$((i + 1)) '/^== / { k++; next } k == n' "$TMP/g_batch" >"$TMP/g_part"
+	cmp -s "$TMP/g_alone" "$TMP/g_part" || g_bad="$g_bad ${g_class[$i]##*/}"
+done
+if [ -z "$g_bad" ] && [ -s "$TMP/g_part" ]; then
+	pass "24: ${#g_class[@]} files graded in one run: each report as when graded alone"
+else
+	fail "24: a file graded in a class differs from it graded alone" "$g_bad"
+fi
+# Shared out between awks (one a CPU for a class of 16 or more): the
+# same output, byte for byte, and the same exit status as one awk.
+g_many=("${g_class[@]}" "${g_class[@]}")
+GRADE_SHARES=1 tools/grade.sh "${g_many[@]}" >"$TMP/g_one" 2>/dev/null; rc1=$?
+GRADE_SHARES=3 tools/grade.sh "${g_many[@]}" >"$TMP/g_three" 2>/dev/null; rc3=$?
+if [ $rc1 -eq $rc3 ] && cmp -s "$TMP/g_one" "$TMP/g_three" && [ "$(grep -c '^== ' "$TMP/g_three")" -eq $((${#g_many[@]} + 1)) ]; then
+	pass "24: ${#g_many[@]} files in 3 awks side by side: the report of one awk, exit $rc3 both"
+else
+	fail "24: a class shared between awks" "exit $rc1 vs $rc3; $(diff "$TMP/g_one" "$TMP/g_three" | head -n 4)"
 fi

@@ -116,57 +116,41 @@ kit_known() {
 	fi
 }
 
-SUMMARY=$(mktemp) || exit 2
+T=$(mktemp -d) || exit 2
+SUMMARY=$T/summary MANIFEST=$T/manifest
 # Standard output is kept in a file and copied out at the end: busybox awk
 # ignores a failed write (>/dev/full, a full disk), cat does not.
-OUTBUF=$(mktemp) || { rm -f "$SUMMARY"; exit 2; }
-exec 3>&1 >"$OUTBUF"
+exec 3>&1 >"$T/out"
 flush_out() {
 	local rc=$1
-	if ! cat "$OUTBUF" >&3 2>/dev/null; then
+	if ! cat "$T/out" >&3 2>/dev/null; then
 		printf 'grade: cannot write to standard output\n' >&2
 		rc=2
 	fi
-	rm -f "$SUMMARY" "$OUTBUF"
+	rm -rf "$T"
 	exit "$rc"
 }
 trap 'flush_out $?' EXIT
+: >"$SUMMARY"
 
-# head_value KEY FILE: the first "KEY: value" line's value, as grade.awk
-# reads it (a CR and trailing blanks dropped); reads only up to that line.
-head_value() { sed -n "/^$1: /{s/^$1: //;s/\r\$//;s/[[:space:]]*\$//;p;q;}" "$2"; }
-
-# grade_file FILE: print the report; exit status as above.
-grade_file() {
-	[ -r "$1" ] && [ -f "$1" ] || { say "grade: cannot read '$(shown "$1")'" >&2; return 2; }
-	qknobs=
-	# The student's parameters (a cksum of the name) only matter with a sheet.
-	if grep -q -m 1 -e '^questions: ' -e '^@answers' "$1"; then
-		qknobs=$("$G/questions.sh" params "$(head_value student "$1")" 2>/dev/null) || qknobs=
+# The files, in the order given (a DIR's in name order).  Every per-file
+# question is asked of the whole class at once: one awk reads the heads,
+# one cksum gives the answer sheets' parameters, git is asked once per
+# kit revision, one awk grades them all (tools/grading/grade.awk, batch).
+FILES=() SHOWN=() OK=()
+add_file() { # PATH: queue it (a name awk or the manifest could misread gets a plain alias)
+	local p=$1 s=${1//[^[:print:]]/?}
+	case $p in /*) ;; *) p=./$p ;; esac      # "-" would be standard input to awk
+	if [ -f "$p" ] && [ -r "$p" ]; then
+		case $p in *$'\n'*|*$'\t'*)
+			case $p in /*) ;; *) p=$PWD/${p#./} ;; esac
+			ln -s "$p" "$T/alias${#FILES[@]}" 2>/dev/null && p=$T/alias${#FILES[@]} ;;
+		esac
+		OK+=(1)
+	else
+		OK+=(0)
 	fi
-	known=$(KIT_SOURCES=$(head_value kit_sources "$1") kit_known "$(head_value kit "$1")")
-	# The file comes on standard input: a name such as FRAMES=1.txt given
-	# to awk as an argument would be read as an assignment, not a file.
-	# results.json is written byte by byte (tools/grading/gradescope.awk).
-	awk -v SUMMARY="$SUMMARY" -v SUBFILE="$1" -v STEPS="$G/steps" -v EXPECT_OUT="${EXPECT_OUT:-}" \
-		-v MODE="$MODE" -v QKNOBS="$qknobs" -v KIT_KNOWN="$known" -v SHOWKEY=$SHOWKEY -v KNOBS_FILE="$KNOBS" \
-		-f "$L/csv.awk" -f "$G/steps.awk" -f "$G/grade.awk" -f "$G/gradescope.awk" <"$1"
-}
-
-worst=0
-note() { # fold an exit status into the worst so far: 2 > 4 > 1 > 3 > 0
-	case $1 in
-	2) worst=2 ;; 4) [ $worst = 2 ] || worst=4 ;;
-	1) case $worst in 2|4) ;; *) worst=1 ;; esac ;;
-	3) [ $worst = 0 ] && worst=3 ;;
-	esac
-}
-one() { # FILE: grade it, with a heading when several are graded
-	if [ $MODE = report ] || [ $MODE = feedback ]; then [ $many = 1 ] && say "== $(shown "$1")"; fi
-	grade_file "$1"; rc=$?
-	note $rc
-	[ $rc = 2 ] && printf 'none\t%s\n' "$(shown "$1")" >>"$SUMMARY"
-	return 0
+	FILES+=("$p"); SHOWN+=("$s")
 }
 many=0; [ $# -gt 1 ] && many=1
 for arg in "$@"; do [ -d "$arg" ] && many=1; done
@@ -181,13 +165,102 @@ for arg in "$@"; do
 			esac
 			[ -f "$f" ] || continue
 			n=$((n + 1))
-			one "$f"
+			add_file "$f"
 		done
 		[ $n -gt 0 ] || { say "grade: no files to grade in $(shown "$arg")" >&2; exit 2; }
 	else
-		one "$arg"
+		add_file "$arg"
 	fi
 done
+
+# The heads: a line each readable file, fields split by \037 (a control
+# byte, so never in a value: every other one becomes ?): the first
+# student, kit and kit_sources lines' values, as grade.awk reads them (a CR
+# and trailing blanks dropped), and whether it carries an answer sheet.
+for i in "${!FILES[@]}"; do [ "${OK[$i]}" = 1 ] && printf '%s\n' "${FILES[$i]}"; done >"$T/list"
+awk 'function val(k,    v) { v = substr(line, length(k) + 3); sub(/\r$/, "", v); sub(/[ \t\r\n\v\f]+$/, "", v)
+		gsub(/[^ -~]/, "?", v); return v }
+	{ st = kt = ks = ""; q = 0; hs = hk = hx = 0
+	  while ((getline line < $0) > 0) {
+		if (!hs && line ~ /^student: /) { st = val("student"); hs = 1 }
+		else if (!hk && line ~ /^kit: /) { kt = val("kit"); hk = 1 }
+		else if (!hx && line ~ /^kit_sources: /) { ks = val("kit_sources"); hx = 1 }
+		if (line ~ /^(questions: |@answers)/) q = 1
+	  }
+	  close($0)
+	  printf "%s\037%s\037%s\037%d\n", st, kt, ks, q }' "$T/list" >"$T/heads" ||
+	{ say "grade: cannot read the submissions' heads" >&2; exit 2; }
+STUDENT=() KIT=() KSRC=() HASQ=()
+while IFS=$'\037' read -r st kt ks q; do
+	STUDENT+=("$st"); KIT+=("$kt"); KSRC+=("$ks"); HASQ+=("$q")
+done <"$T/heads"
+
+# The answer sheets' parameters (a cksum of the name: tools/grading/questions.sh),
+# for the files that carry a sheet; the others need none.
+for j in "${!STUDENT[@]}"; do [ "${HASQ[$j]}" = 1 ] && printf '%s\n' "${STUDENT[$j]}" || echo; done >"$T/names"
+"$G/questions.sh" params-list <"$T/names" >"$T/params" 2>/dev/null || : >"$T/params"
+QP=(); while IFS= read -r l; do QP+=("$l"); done <"$T/params"
+
+# The manifest grade.awk reads: PATH SHOWN QKNOBS KIT_KNOWN READABLE.
+declare -A KNOWN=()
+j=0
+for i in "${!FILES[@]}"; do
+	q= known=unknown
+	if [ "${OK[$i]}" = 1 ]; then
+		q=${QP[$j]:-}; [ "$q" = - ] && q=
+		key="${KIT[$j]}|${KSRC[$j]}"
+		[ -n "${KNOWN[$key]+x}" ] || KNOWN[$key]=$(KIT_SOURCES=${KSRC[$j]} kit_known "${KIT[$j]}")
+		known=${KNOWN[$key]}
+		j=$((j + 1))
+	fi
+	printf '%s\t%s\t%s\t%s\t%s\n' "${FILES[$i]}" "${SHOWN[$i]}" "$q" "$known" "${OK[$i]}"
+done >"$MANIFEST"
+
+# One awk grades a share of the files; a class is split into contiguous
+# shares, one a CPU (at most 4), graded side by side; their reports and
+# summaries are joined in order.  results.json is written byte by byte
+# (tools/grading/gradescope.awk).
+grade_share() { # MANIFEST SUMMARY: grade the files listed
+	awk -v SUMMARY="$2" -v MANIFEST="$1" -v MANY=$many -v STEPS="$G/steps" \
+		-v EXPECT_OUT="${EXPECT_OUT:-}" -v MODE="$MODE" -v SHOWKEY=$SHOWKEY -v KNOBS_FILE="$KNOBS" \
+		-f "$L/csv.awk" -f "$G/steps.awk" -f "$G/grade.awk" -f "$G/gradescope.awk" </dev/null
+}
+# GRADE_SHARES=N (tests): N shares whatever the CPUs and the class size.
+n=${#FILES[@]} shares=1
+if [ -n "${GRADE_SHARES:-}" ]; then
+	shares=$GRADE_SHARES
+elif [ "$n" -ge 16 ]; then
+	shares=$(getconf _NPROCESSORS_ONLN 2>/dev/null) || shares=1
+fi
+case $shares in ''|*[!0-9]*) shares=1 ;; esac
+[ "$shares" -le 4 ] || shares=4
+[ "$shares" -le "$n" ] || shares=$n
+[ "$shares" -ge 1 ] || shares=1
+[ -z "${EXPECT_OUT:-}" ] || shares=1     # one file of expectations, written by one awk
+note() { # fold an exit status into the worst so far: 2 > 4 > 1 > 3 > 0
+	case $1 in
+	2) worst=2 ;; 4) [ $worst = 2 ] || worst=4 ;;
+	1) case $worst in 2|4) ;; *) worst=1 ;; esac ;;
+	3) [ $worst = 0 ] && worst=3 ;;
+	0) ;; *) worst=2 ;;
+	esac
+}
+
+worst=0
+if [ "$shares" = 1 ]; then
+	grade_share "$MANIFEST" "$SUMMARY"; note $?
+else
+	pids=()
+	for ((k = 0; k < shares; k++)); do
+		sed -n "$((k * n / shares + 1)),$(((k + 1) * n / shares))p" "$MANIFEST" >"$T/manifest.$k"
+		grade_share "$T/manifest.$k" "$T/summary.$k" >"$T/out.$k" &
+		pids+=($!)
+	done
+	for ((k = 0; k < shares; k++)); do
+		wait "${pids[$k]}"; note $?
+		cat "$T/out.$k"; [ -f "$T/summary.$k" ] && cat "$T/summary.$k" >>"$SUMMARY"
+	done
+fi
 
 # The CSV, and copies of one run found by their fingerprints (tools/grading/
 # copies.awk: linear in the files and their values).

@@ -1,9 +1,10 @@
-# tools/grading/grade.awk - the grader's model: reads one submission (make
-# submit, format 2) on standard input and checks every record against what
-# first principles say it must hold.  Loaded by tools/grade.sh after
-# tools/lib/csv.awk and tools/grading/steps.awk:
-#   awk -f csv.awk -f steps.awk -f grade.awk < FILE
-# Variables: SUBFILE (the name shown), STEPS (tools/grading/steps), KNOBS_FILE
+# tools/grading/grade.awk - the grader's model: reads submissions (make
+# submit, format 2), each listed in MANIFEST (see "batch" at the end), and
+# checks every record against what first principles say it must hold.
+# Loaded by tools/grade.sh after tools/lib/csv.awk and tools/grading/steps.awk:
+#   awk -v MANIFEST=LIST -f csv.awk -f steps.awk -f grade.awk -f gradescope.awk </dev/null
+# Variables (a file's own from its MANIFEST line): SUBFILE (the name
+# shown), STEPS (tools/grading/steps), KNOBS_FILE
 # (the course's knobs, tools/grading/knobs), SUMMARY (a file to append one
 # line to, or empty: FEATURES<TAB>CSV row, see csv_row), MODE (report, the
 # default; csv: nothing but the row; feedback: each FAIL, ENV and INTEGRITY
@@ -72,29 +73,31 @@ function rep(s) { if (MODE == "" || MODE == "report") print s }
 function feature(s) { if (NFEAT < 400) { gsub(/[ \t,]/, "_", s); FEAT[++NFEAT] = s } }
 
 # --------------------------------------------------------------- reading
-{
-	line = trim($0)
+function read_line(raw) {
+	# (each test first: a class is millions of lines, and most need no edit)
+	line = raw
+	if (line ~ /[ \t\r]$/) line = trim(line)
 	# every byte but printable ASCII (C0, C1, DEL, any non-ASCII or broken
 	# UTF-8 byte: grade.sh runs awk under LC_ALL=C) becomes "?"
-	gsub(/\t/, " ", line); gsub(/[^ -~]/, "?", line)
+	if (line ~ /[^ -~]/) { gsub(/\t/, " ", line); gsub(/[^ -~]/, "?", line) }
 	if (line ~ /^format: /) NFORMAT++
 	if (line ~ /^@run /) {
 		id = substr(line, 6)
 		# A second record of an id is not read (the first one counts) and
 		# is a FAIL of its own: "the later wins" cannot be used.
-		if (id in seen) { DUP = DUP " " id; inrec = 2; next }
-		inrec = 1; nh = 0; seen[id] = 1; order[++nrec] = id; next
+		if (id in seen) { DUP = DUP " " id; inrec = 2; return }
+		inrec = 1; nh = 0; seen[id] = 1; order[++nrec] = id; return
 	}
-	if (line == "@end") { inrec = 0; inans = 0; id = ""; next }
-	if (line == "@human") { human = 1; NHUMAN++; next }
-	if (human) { if (line != "") HUM[++NHUM] = line; next }
-	if (line == "@answers") { inans = 1; NANSBLOCK++; next }
+	if (line == "@end") { inrec = 0; inans = 0; id = ""; return }
+	if (line == "@human") { human = 1; NHUMAN++; return }
+	if (human) { if (line != "") HUM[++NHUM] = line; return }
+	if (line == "@answers") { inans = 1; NANSBLOCK++; return }
 	if (inans) {
 		if (line ~ /^[a-z0-9_]+:/) { k = substr(line, 1, index(line, ":") - 1); v = substr(line, length(k) + 2)
 			sub(/^ +/, "", v); ANS[k] = v; HAVE_ANS = 1 }
-		next
+		return
 	}
-	if (inrec == 2) next
+	if (inrec == 2) return
 	if (!inrec) {
 		if (nrec == 0 && line ~ /^[a-z_]+: /) {
 			k = substr(line, 1, index(line, ":") - 1)
@@ -102,18 +105,18 @@ function feature(s) { if (NFEAT < 400) { gsub(/[ \t,]/, "_", s); FEAT[++NFEAT] =
 			H[k] = substr(line, length(k) + 3)
 			if (k == "date") feature("date=" H[k])
 		}
-		next
+		return
 	}
 	if (line ~ /^cmd: /) { CMD[id] = substr(line, 6)
 		# the run's temporary directory (strace -o): a name no other run has
 		if (match(CMD[id], / -o [^ ]+\//)) feature("tmp=" substr(CMD[id], RSTART + 4, RLENGTH - 4))
-		next }
-	if (line ~ /^env: /) { ENVL[id] = substr(line, 6); next }
-	if (line ~ /^wall_s: /) next
+		return }
+	if (line ~ /^env: /) { ENVL[id] = substr(line, 6); return }
+	if (line ~ /^wall_s: /) return
 	if (line ~ /^syscalls: /) {
 		n = split(substr(line, 11), a, " ")
 		for (i = 1; i <= n; i++) { split(a[i], kv, "="); SC[id, kv[1]] = kv[2] }
-		HAVESC[id] = 1; next
+		HAVESC[id] = 1; return
 	}
 	if (line ~ /^write: /) {
 		n = split(substr(line, 8), a, " ")
@@ -124,11 +127,11 @@ function feature(s) { if (NFEAT < 400) { gsub(/[ \t,]/, "_", s); FEAT[++NFEAT] =
 			WR[id, nw, "mod4096"] = !("addr_mod_page" in w)
 			WR[id, nw, "calls"] = w["calls"]; WR[id, nw, "bytes"] = w["bytes"] }
 		split("", w)
-		HAVEWR[id] = 1; next
+		HAVEWR[id] = 1; return
 	}
 	if (line ~ /^csv: /) {
 		c = substr(line, 6)
-		if (!nh) { nh = csv_split(c, hd); for (i = 1; i <= nh; i++) HD[id, hd[i]] = 1; next }
+		if (!nh) { nh = csv_split(c, hd); for (i = 1; i <= nh; i++) HD[id, hd[i]] = 1; return }
 		# A row given twice (or a second, better one) is not read: the
 		# first counts, and the file fails its integrity (rows_once).  The
 		# key is found before the row is split, so a file of repeated rows
@@ -138,7 +141,7 @@ function feature(s) { if (NFEAT < 400) { gsub(/[ \t,]/, "_", s); FEAT[++NFEAT] =
 			if (substr(c, 1, 1) == "\"" || !index(c, ",")) { csv_split(c, f); key = id "/" f[1] }
 			else key = id "/" substr(c, 1, index(c, ",") - 1)
 		}
-		if (key in ROW) { if (!(key in ROWDUP)) { ROWDUP[key] = 1; NROWDUP++; if (NROWDUP == 1) FIRSTDUP = key } next }
+		if (key in ROW) { if (!(key in ROWDUP)) { ROWDUP[key] = 1; NROWDUP++; if (NROWDUP == 1) FIRSTDUP = key } return }
 		csv_split(c, f)
 		for (i = 1; i <= nh; i++) {
 			V[key, hd[i]] = f[i]
@@ -147,7 +150,7 @@ function feature(s) { if (NFEAT < 400) { gsub(/[ \t,]/, "_", s); FEAT[++NFEAT] =
 				feature(key "/" hd[i] "=" f[i])
 		}
 		ROW[key] = 1; ROWID[key] = id
-		next
+		return
 	}
 }
 
@@ -645,27 +648,26 @@ function check_trim(u,    span, lim, a) {
 	check_range(u, u, "trimmed_kib", V[u, "anon_trimmed_kib"], 0, int(lim), 2, "alloc")
 }
 
-END {
+function grade_one() {
 	gsub(/[^ -~]/, "?", SUBFILE)
 	if (H["format"] != "malloc-labs-submission 2" || H["glibc"] == "" || H["page_bytes"] == "") {
 		if (H["format"] ~ /^malloc-labs-submission [0-9]+$/)
 			print "grade: " SUBFILE ": " H["format"] ": this kit grades format 2 only (make submit again with this kit)" > "/dev/stderr"
 		else print "grade: " SUBFILE ": not a malloc-labs submission (no header: format, glibc, page_bytes)" > "/dev/stderr"
-		exit 2
+		return 2
 	}
 	PAGE = H["page_bytes"] + 0; RF = H["read_faults_per_page"] + 0; BITS = H["binary_bits"]
 	N = H["frames"] + 0; SCALE = H["scale"] + 0; VI = H["variance_iters"] + 0
 	CL = H["count_large"] + 0; B = H["bytes_per_run"] + 0
 	if (PAGE < 1024 || (RF != 1 && RF != 2) || N < 1 || SCALE < 1 || VI < 2 || CL < 1 || B < 1) {
 		print "grade: " SUBFILE ": the header lacks or garbles page_bytes, read_faults_per_page or a knob" > "/dev/stderr"
-		exit 2
+		return 2
 	}
 	split(H["glibc"], gv, "."); GMIN = (gv[1] > 2) ? 99 : gv[2] + 0
 	HAVE_STRACE = H["strace"] !~ /^none/
 	# Without strace the system-call checks cannot be made: ENV (points
 	# withheld, exit 3), never a silent SKIP a forger could ask for.
 	NOSTRACE = "no strace in the submission: install strace (and allow ptrace), then submit again"
-	MIB = 1048576
 	TOL = fault_tolerance()
 	loader_model()
 
@@ -678,7 +680,8 @@ END {
 	steps_knobs("FRAMES=" N " SCALE=" SCALE " VARIANCE_ITERS=" VI " COUNT_LARGE=" CL \
 		" BYTES=" H["bytes"] " " (QKNOBS != "" ? QKNOBS : "Q_SIZE=0 Q_L4=0 Q_BUF=0"), K)
 	steps_derive(K); N4 = K["N4"]
-	nst = steps_load(STEPS)
+	if (!NSTEPS) NSTEPS = steps_load(STEPS)   # the table, once a batch
+	nst = NSTEPS
 	for (i = 1; i <= nst; i++) {
 		if (!steps_has(i, "graded")) continue
 		# The answer sheet's steps come only with an answer sheet.
@@ -730,7 +733,7 @@ END {
 	if (MODE == "feedback") feedback()
 	if (MODE == "gradescope") gradescope()
 	if (SUMMARY != "") printf "%s\t%s\n", features(), csv_row(fl) >> SUMMARY
-	exit integ ? 4 : fails ? 1 : envs ? 3 : 0
+	return integ ? 4 : fails ? 1 : envs ? 3 : 0
 }
 
 # The loader's own munmap calls (loader_model: LD_LO..LD_HI a run).  Where
@@ -1084,4 +1087,72 @@ function feedback(    i, m) {
 		wrap("  try:   ", hint_try(i))
 	}
 	if (!m) print "Every check passed: nothing to fix."
+}
+
+# ----------------------------------------------------------------- batch
+# One awk grades every file of a run (500 files: one process, not 500).
+# MANIFEST lists them, a line each, tab-separated:
+#   PATH  SHOWN  QKNOBS  KIT_KNOWN  READABLE(1|0)
+# (tools/grade.sh writes it; SHOWN is the name as printed).  Each file is
+# read with getline, so no name is taken for an awk assignment.  Prints
+# each file's report, appends its summary line, and exits with the worst
+# status, in the order 2, 4, 1, 3, 0.  MANY: a "== NAME" heading a file.
+
+# file_reset(): forget the last file.  Every global of grade.awk,
+# steps.awk and gradescope.awk is cleared here except the batch's own
+# (BATCH_GLOBALS); tests/grade.sh checks, under gawk, that the two lists
+# hold every global there is, so no value leaks from one student's file
+# into the next.  Counters become 0, texts "" and arrays empty.
+BEGIN {
+	BATCH_GLOBALS = "EXPECT_OUT GS_ERROR_ONLY GS_READY KIND KIT_KNOWN KNOBS KNOBS_FILE " \
+		"MANIFEST MANY MIB MODE NSTEPS ORD QKNOBS QUESTIONS SHOWKEY STEPS STEP_CHECK " \
+		"STEP_CMD STEP_ENV STEP_ID STEP_KINDS STEP_LABEL STEP_N STRACE SUBFILE SUMMARY " \
+		"BATCH_GLOBALS B_CODE B_LINE B_M B_PATH B_RC B_WORST"
+}
+function file_reset() {
+	split("", ANS); split("", CMD); split("", ENVL); split("", EXPECT); split("", FEAT)
+	split("", FLAG); split("", GCHECK); split("", GLIBC_WHY); split("", GRADED); split("", H)
+	split("", HAVESC); split("", HAVEWR); split("", HD); split("", HUM); split("", K)
+	split("", NW); split("", O_ANS); split("", O_CHK); split("", O_GOT); split("", O_PTS)
+	split("", O_ST); split("", O_STEP); split("", O_TOL); split("", O_VIS); split("", O_WANT)
+	split("", O_WHY); split("", REC_CMD); split("", REC_ENV); split("", REC_HOW); split("", REC_ID)
+	split("", REC_STEP); split("", RHI); split("", RLO); split("", ROW); split("", ROWDUP)
+	split("", ROWID); split("", SC); split("", STUDENT_STEP); split("", V); split("", WANT_CMD)
+	split("", WANT_ENV); split("", WR); split("", a); split("", f); split("", gv)
+	split("", hd); split("", kv); split("", order); split("", seen); split("", w)
+	ANSWERING = B = BITS = CL = CORRUPT = FAULTS = GMIN = HAVE_ANS = HAVE_Q = HAVE_STRACE = 0
+	HI = LD_ALIGN = LD_HI = LD_LO = LO = MMAPS = N = N4 = NANSBLOCK = NFEAT = NFORMAT = 0
+	NHUM = NHUMAN = NOUT = NROWDUP = NRUN = PAGE = P_DYN = P_MMAPMAX = P_PERTURB = P_THR = 0
+	P_TOPPAD = P_TRIM = REC_N = RF = SCALE = SC_BRK = SC_MMAP = SC_MUNMAP = TOL = VI = 0
+	afails = ascore = atotal = envs = fails = human = inans = inrec = integ = ngraded = 0
+	nh = nrec = nst = nw = score = skips = total = 0
+	ANS_BAD = CHECK_WHY = DUP = FIRSTDUP = HDUP = KNOBS_BELOW = NOSTRACE = STATUS = ""
+	TOL_LABEL = VISIBILITY = c = fg = first = fl = i = id = k = k2 = key = line = n = r = s = v = ""
+}
+
+BEGIN {
+	if (MANIFEST == "") exit
+	MIB = 1048576
+	B_WORST = 0
+	while ((B_RC = (getline B_LINE < MANIFEST)) > 0) {
+		split(B_LINE, B_M, "\t")
+		B_PATH = B_M[1]; SUBFILE = B_M[2]; QKNOBS = B_M[3]; KIT_KNOWN = B_M[4]
+		if (MANY && (MODE == "report" || MODE == "feedback")) print "== " SUBFILE
+		file_reset()
+		B_CODE = 2
+		if (B_M[5] != 1) print "grade: cannot read '" SUBFILE "'" > "/dev/stderr"
+		else {
+			while ((B_RC = (getline B_LINE < B_PATH)) > 0) read_line(B_LINE)
+			close(B_PATH)
+			if (B_RC < 0) print "grade: cannot read '" SUBFILE "'" > "/dev/stderr"
+			else B_CODE = grade_one()
+		}
+		if (B_CODE == 2 && SUMMARY != "") printf "none\t%s\n", SUBFILE >> SUMMARY
+		if (B_CODE == 2) B_WORST = 2
+		else if (B_CODE == 4 && B_WORST != 2) B_WORST = 4
+		else if (B_CODE == 1 && B_WORST != 2 && B_WORST != 4) B_WORST = 1
+		else if (B_CODE == 3 && B_WORST == 0) B_WORST = 3
+	}
+	if (B_RC < 0) { print "grade: cannot read the list of files " MANIFEST > "/dev/stderr"; exit 2 }
+	exit B_WORST
 }

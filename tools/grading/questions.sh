@@ -10,36 +10,75 @@
 set -u -o pipefail
 prog=questions
 . "$(dirname "$0")/../lib/lib.sh" || exit 2     # bad_usage
-usage() { printf '%s\n' "usage: tools/grading/questions.sh params|sheet NAME"; }
+usage() { printf '%s\n' "usage: tools/grading/questions.sh params|sheet NAME | params-list <NAMES"; }
+# name_problem NAME: WHY is set to why NAME cannot name a student, or
+# emptied (it can); no subshell, so a class of names costs no processes.
+name_problem() {
+	case $1 in
+	'') WHY="no NAME (make questions STUDENT=name)" ;;
+	[!A-Za-z0-9]*) WHY="NAME must start with a letter or digit" ;;
+	*[!A-Za-z0-9@._-]*) WHY="NAME may hold letters, digits and @._- only" ;;
+	*) WHY= ;;
+	esac
+}
 case ${1:-} in
 -h|--help) usage; exit 0 ;;
-params|sheet) ;;
-*) bad_usage "params or sheet, not '$(printf %s "${1:-}" | LC_ALL=C tr -c '[:print:]' '?')'" ;;
+params|sheet) [ $# -eq 2 ] || bad_usage "params or sheet, then one NAME" ;;
+params-list) [ $# -eq 1 ] || bad_usage "params-list reads the names on standard input" ;;
+*) bad_usage "params, sheet or params-list, not '$(printf %s "${1:-}" | LC_ALL=C tr -c '[:print:]' '?')'" ;;
 esac
-[ $# -eq 2 ] || bad_usage "params or sheet, then one NAME"
-[ -n "$2" ] || bad_usage "no NAME (make questions STUDENT=name)"
-case $2 in
-[A-Za-z0-9]*) ;;
-*) bad_usage "NAME must start with a letter or digit" ;;
-esac
-case $2 in *[!A-Za-z0-9@._-]*) bad_usage "NAME may hold letters, digits and @._- only" ;; esac
 
-h=$(printf '%s' "$2" | cksum | cut -d' ' -f1)
-# Lab 1: a frame from 36 MiB to about 60 MiB, over the 32 MiB cap (untuned,
-# every frame is a mapping of its own), a multiple of 8 bytes (a pixel).
-Q_SIZE=$(( 37748736 + (h % 3000) * 8192 + ((h / 3000) % 512) * 8 ))
-# Lab 4: from 32 MiB - 128 KiB to 32 MiB + 64 KiB, where the cap decides.
-# A frame comes back from the heap while its mapping stays under 32 MiB,
-# i.e. up to 32 MiB - page - 24 bytes: 33,550,312 at 4 KiB pages,
-# 33,538,024 at 16 KiB, 33,488,872 at 64 KiB; the range holds each edge
-# (a third of the names fall below the 64 KiB one, two thirds below 4 KiB's).
-Q_L4=$(( 33423360 + ((h / 11) % 24576) * 8 ))
-# Lab 5: a buffer from 256 KiB to 1,052 KiB, from malloc: over the 128 KiB
-# mmap threshold, and over what the heap's first growth leaves free on any
-# page size (up to 176 KiB at 64 KiB pages, where a smaller buffer is
-# carved from the heap and its address is not a mapping's page + 16).
-Q_BUF=$(( 262144 + ((h / 13) % 200) * 4096 ))
+# q_params H: Q_SIZE, Q_L4 and Q_BUF for a name whose POSIX cksum is H.
+q_params() {
+	local h=$1
+	# Lab 1: a frame from 36 MiB to about 60 MiB, over the 32 MiB cap (untuned,
+	# every frame is a mapping of its own), a multiple of 8 bytes (a pixel).
+	Q_SIZE=$(( 37748736 + (h % 3000) * 8192 + ((h / 3000) % 512) * 8 ))
+	# Lab 4: from 32 MiB - 128 KiB to 32 MiB + 64 KiB, where the cap decides.
+	# A frame comes back from the heap while its mapping stays under 32 MiB,
+	# i.e. up to 32 MiB - page - 24 bytes: 33,550,312 at 4 KiB pages,
+	# 33,538,024 at 16 KiB, 33,488,872 at 64 KiB; the range holds each edge
+	# (a third of the names fall below the 64 KiB one, two thirds below 4 KiB's).
+	Q_L4=$(( 33423360 + ((h / 11) % 24576) * 8 ))
+	# Lab 5: a buffer from 256 KiB to 1,052 KiB, from malloc: over the 128 KiB
+	# mmap threshold, and over what the heap's first growth leaves free on any
+	# page size (up to 176 KiB at 64 KiB pages, where a smaller buffer is
+	# carved from the heap and its address is not a mapping's page + 16).
+	Q_BUF=$(( 262144 + ((h / 13) % 200) * 4096 ))
+}
 
+# params-list: a line for each name read, its knobs, or "-" for a name
+# that cannot be a student's; one cksum for them all (the grader asks
+# for a whole class at once).
+if [ "$1" = params-list ]; then
+	T=$(mktemp -d) || die "no temporary directory"
+	trap 'rm -rf "$T"' EXIT
+	n=0 good=()
+	while IFS= read -r name || [ -n "$name" ]; do
+		n=$((n + 1))
+		name_problem "$name"
+		[ -z "$WHY" ] || continue
+		printf '%s' "$name" >"$T/$n" || die "cannot write $T/$n"
+		good+=("$n")
+	done
+	declare -A sum=()
+	if [ ${#good[@]} -gt 0 ]; then
+		while read -r crc _ path; do sum[$path]=$crc; done < <(cd "$T" && cksum "${good[@]}")
+	fi
+	for ((i = 1; i <= n; i++)); do
+		if [ -n "${sum[$i]:-}" ]; then
+			q_params "${sum[$i]}"
+			echo "Q_SIZE=$Q_SIZE Q_L4=$Q_L4 Q_BUF=$Q_BUF"
+		else
+			echo -
+		fi
+	done
+	exit 0
+fi
+
+name_problem "$2"
+[ -z "$WHY" ] || bad_usage "$WHY"
+q_params "$(printf '%s' "$2" | cksum | cut -d' ' -f1)"
 if [ "$1" = params ]; then
 	echo "Q_SIZE=$Q_SIZE Q_L4=$Q_L4 Q_BUF=$Q_BUF"
 	exit 0
