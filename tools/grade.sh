@@ -38,7 +38,9 @@
 # each pair is listed on stderr with how alike it is.
 #
 # In a DIR, a *.part (a make submit that did not finish) and a hidden file
-# are not graded: a note on stderr names each.
+# are not graded: a note on stderr names each.  However many files, the
+# processes are a handful (one awk a CPU grades its share): a class of
+# 500 takes seconds (results/grade-timing.txt).
 #
 # Exit: 0 every check passed; 1 any FAIL, or copies of one run; 3 no FAIL
 # but some ENV; 4 INTEGRITY (any file); 2 bad usage, a file that is not a
