@@ -103,6 +103,70 @@ for doc in README.md FURTHER.md; do
 	[ "$bad" = 0 ] && pass "$doc: each of its $n figures cited from a results/ file is in that file"
 done
 
+# ------------------------------------------------------------ the students' part
+# README opens with what a student reads in two hours: from the title to
+# the heading STUDENTS_END, at most STUDENTS_MAX lines, its "Handing in"
+# section naming the answer sheet.  Everything after it must be reachable
+# from there: each of its "## " sections is linked from the students' part.
+STUDENTS_END="## Beyond the students' path"
+STUDENTS_MAX=400
+end=$(grep -nxF -- "$STUDENTS_END" README.md | head -n 1 | cut -d: -f 1)
+if [ -z "$end" ]; then
+	fail "README: the students' part ends at a marker" "no line '$STUDENTS_END' in README.md"
+else
+	head -n $((end - 1)) README.md >"$TMP/students"
+	n=$((end - 1))
+	if [ "$n" -le "$STUDENTS_MAX" ]; then
+		pass "README: the students' part is $n lines (at most $STUDENTS_MAX)"
+	else
+		fail "README: the students' part is at most $STUDENTS_MAX lines" "it is $n lines: move detail below '$STUDENTS_END'"
+	fi
+	awk '/^## Handing in/ { on = 1; next } /^## / { on = 0 } on' "$TMP/students" >"$TMP/handing-in"
+	for want in 'make questions' 'ANSWERS='; do
+		if grep -qF -- "$want" "$TMP/handing-in"; then pass "README: Handing in, in the students' part, shows $want"
+		else fail "README: Handing in, in the students' part, shows $want" "not in a '## Handing in' section before '$STUDENTS_END'"; fi
+	done
+fi
+
+# anchors FILE: the anchor GitHub gives each heading of FILE (outside code
+# blocks): lower case, every character but letters, digits, blanks, "-"
+# and "_" dropped, blanks made "-"; a repeated one gets "-1", "-2" ...
+anchors() {
+	awk '/^```/ { inb = !inb; next }
+	!inb && /^#+ / {
+		a = tolower($0); sub(/^#+ /, "", a); gsub(/[^a-z0-9 _-]/, "", a); gsub(/ /, "-", a)
+		if (a in seen) { seen[a]++; a = a "-" seen[a] } else seen[a] = 0
+		print a }' "$1"
+}
+# links FILE: "LINE<TAB>FILE LINKED<TAB>ANCHOR" for each [text](FILE#anchor)
+# or [text](#anchor) of FILE outside code blocks.
+links() {
+	awk -v self="$1" '/^```/ { inb = !inb; next }
+	!inb { t = $0
+		while (match(t, /\]\([A-Za-z0-9_.\/-]*#[^) ]*\)/)) {
+			l = substr(t, RSTART + 2, RLENGTH - 3); t = substr(t, RSTART + RLENGTH)
+			f = l; sub(/#.*/, "", f); if (f == "") f = self
+			sub(/^[^#]*#/, "", l); print NR "\t" f "\t" l } }' "$1"
+}
+if [ -n "$end" ]; then
+	bad=0
+	awk -v end="$end" 'NR > end' README.md | grep -E '^## ' | anchors /dev/stdin >"$TMP/later"
+	links README.md | awk -F '\t' -v end="$end" '$1 < end && $2 == "README.md" { print $3 }' >"$TMP/linked"
+	while read -r a; do
+		grep -qxF -- "$a" "$TMP/linked" || { fail "README: section #$a is reachable from the top" "no link to it before '$STUDENTS_END'"; bad=1; }
+	done <"$TMP/later"
+	[ "$bad" = 0 ] && pass "README: each of its $(wc -l <"$TMP/later") sections after the students' part is linked from it"
+fi
+for doc in README.md FURTHER.md; do
+	bad=0
+	links "$doc" >"$TMP/links"
+	while IFS=$'\t' read -r at f a; do
+		if [ ! -f "$f" ]; then fail "$doc:$at links to $f#$a" "no file $f"; bad=1
+		elif ! anchors "$f" | grep -qxF -- "$a"; then fail "$doc:$at links to $f#$a" "no heading of $f has that anchor"; bad=1; fi
+	done <"$TMP/links"
+	[ "$bad" = 0 ] && pass "$doc: each of its $(wc -l <"$TMP/links") #anchor links names a heading"
+done
+
 # ------------------------------------------------------------ the copy
 # The kit as a reader gets it: a git clone of this tree with its
 # uncommitted changes laid over (so the check sees what is being tested),
