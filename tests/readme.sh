@@ -5,7 +5,8 @@
 # README's blocks each time.
 #
 # Commands: every line of a ```sh block (its "  # ..." tail is what README
-# says about it) and every "$ " line of a plain ``` block.  Each runs with
+# says about it; a line ending in "\" goes on on the next) and every "$ "
+# line of a plain ``` block, README's then FURTHER.md's.  Each runs with
 # bash from the copy's top directory, as typed, except:
 #  - small knobs come from the environment (KNOBS below, each one a knob
 #    README and make help document): a knob typed in the command still
@@ -16,7 +17,7 @@
 #  - a placeholder README writes in capitals stands for the file the last
 #    command made: FILE is the newest submission, DATE its date part.
 # Each must exit 0, and what README says next to it must hold: a path it
-# names (answers/ada.txt, submissions/NAME-DATE.txt) exists afterwards,
+# names (answers/NAME.txt, submissions/NAME-DATE.txt) exists afterwards,
 # "last line: X" is the last line on stdout, and a STUDENT=NAME submission
 # carries the line "student: NAME".  A command that cannot run here is in
 # NOT_RUN with its reason; a README command in neither set fails, and so
@@ -28,6 +29,10 @@
 # name), and, when the name opens a parenthesis, every number in the rest
 # of it, must occur in that file (any file of that directory), as written
 # or without its thousands commas.  FURTHER.md is held to the same rule.
+#
+# The students' part: README up to the heading "## Beyond the students'
+# path" is at most 400 lines, its Handing in shows the answer sheet, and
+# it links every later section; every #anchor link names a heading.
 . "$(dirname "$0")/lib.sh" || exit 1
 
 KNOBS=(FRAMES=2 DEMO_FRAMES=2 SCALE=50 VARIANCE_ITERS=2000 COUNT_LARGE=200 COUNT_SMALL=1000
@@ -48,6 +53,9 @@ readme_commands() {
 	!inb { next }
 	sh && /^[ \t]*#/ { if (cmd != "") { c = $0; sub(/^[ \t]*#[ \t]?/, "", c); said = said " " c }; next }
 	sh && /^[ \t]*$/ { flush(); next }
+	# A line ending in "\" goes on on the next one, as in a shell.
+	sh && cmd ~ /\\$/ { line = $0; sub(/^[ \t]+/, "", line); sub(/[ \t]+$/, "", line)
+		cmd = substr(cmd, 1, length(cmd) - 1) line; next }
 	sh || /^\$ / {
 		flush(); line = $0; sub(/^\$ /, "", line); c = ""
 		if (match(line, /[ \t]+#[ \t]/)) { c = substr(line, RSTART + RLENGTH); line = substr(line, 1, RSTART - 1) }
@@ -178,7 +186,8 @@ else
 	kit_copy "$KIT"
 fi || { fail "readme: a fresh copy of the kit" "clone/copy failed"; exit 1; }
 
-readme_commands README.md >"$TMP/commands"
+# README's commands, then FURTHER.md's (their line numbers named so).
+{ readme_commands README.md; readme_commands FURTHER.md | sed 's/^/FURTHER.md:/'; } >"$TMP/commands"
 if [ ! -s "$TMP/commands" ]; then
 	fail "readme: README shows commands" "no command found in README's blocks"
 fi
