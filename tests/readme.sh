@@ -165,12 +165,33 @@ if [ -n "$end" ]; then
 	done <"$TMP/later"
 	[ "$bad" = 0 ] && pass "README: each of its $(wc -l <"$TMP/later") sections after the students' part is linked from it"
 fi
+# Each lab in full after the marker has its brief in the students' part:
+# a "### Lab N" section with the command (a block, or `make ...` in
+# its **Run** line), a **Look at** line, an **Answer:** question and a
+# link to the lab in full.
+if [ -n "$end" ]; then
+	awk -v end="$end" 'NR > end' README.md | grep -E '^## Lab [0-9]+ ' | anchors /dev/stdin >"$TMP/labs"
+	while read -r a; do
+		n=${a#lab-}; n=${n%%-*}
+		awk -v n="$n" '$0 ~ "^### Lab " n " " { on = 1; next } /^##/ { on = 0 } on' "$TMP/students" >"$TMP/brief"
+		why=
+		[ -s "$TMP/brief" ] || why="no '### Lab $n' section before '$STUDENTS_END'"
+		grep -qE '^```sh|^\*\*Run\*\* `make ' "$TMP/brief" || why="${why:+$why; }no command"
+		grep -q '^\*\*Look at\*\*' "$TMP/brief" || why="${why:+$why; }no **Look at** line"
+		grep -q '^\*\*Answer:\*\*.*' "$TMP/brief" && tr '\n' ' ' <"$TMP/brief" | grep -q '\*\*Answer:\*\*[^?]*?' ||
+			why="${why:+$why; }no **Answer:** question"
+		grep -qF "](#$a)" "$TMP/brief" || why="${why:+$why; }no link to #$a"
+		if [ -z "$why" ]; then pass "README: Lab $n in brief: its command, what to look at, a question, its detail"
+		else fail "README: Lab $n in brief in the students' part" "$why"; fi
+	done <"$TMP/labs"
+fi
 for doc in README.md FURTHER.md; do
 	bad=0
 	links "$doc" >"$TMP/links"
 	while IFS=$'\t' read -r at f a; do
-		if [ ! -f "$f" ]; then fail "$doc:$at links to $f#$a" "no file $f"; bad=1
-		elif ! anchors "$f" | grep -qxF -- "$a"; then fail "$doc:$at links to $f#$a" "no heading of $f has that anchor"; bad=1; fi
+		if [ ! -f "$f" ]; then fail "$doc:$at links to $f#$a" "no file $f"; bad=1; continue; fi
+		anchors "$f" >"$TMP/anchors"
+		grep -qxF -- "$a" "$TMP/anchors" || { fail "$doc:$at links to $f#$a" "no heading of $f has that anchor"; bad=1; }
 	done <"$TMP/links"
 	[ "$bad" = 0 ] && pass "$doc: each of its $(wc -l <"$TMP/links") #anchor links names a heading"
 done
