@@ -32,7 +32,8 @@
 #
 # The students' part: README up to the heading "## Beyond the students'
 # path" is at most 400 lines, its Handing in shows the answer sheet, and
-# it links every later section; every #anchor link names a heading.
+# it links every later section; every #anchor link names a heading, and
+# each glossary term is a link to its entry where README first uses it.
 . "$(dirname "$0")/lib.sh" || exit 1
 
 KNOBS=(FRAMES=2 DEMO_FRAMES=2 SCALE=50 VARIANCE_ITERS=2000 COUNT_LARGE=200 COUNT_SMALL=1000
@@ -139,10 +140,12 @@ fi
 # anchors FILE: the anchor GitHub gives each heading of FILE (outside code
 # blocks): lower case, every character but letters, digits, blanks, "-"
 # and "_" dropped, blanks made "-"; a repeated one gets "-1", "-2" ...
+ANCHOR_AWK='function anchor(h,    a) { a = tolower(h); gsub(/[^a-z0-9 _-]/, "", a); gsub(/ /, "-", a); return a }'
 anchors() {
-	awk '/^```/ { inb = !inb; next }
+	awk "$ANCHOR_AWK"'
+	/^```/ { inb = !inb; next }
 	!inb && /^#+ / {
-		a = tolower($0); sub(/^#+ /, "", a); gsub(/[^a-z0-9 _-]/, "", a); gsub(/ /, "-", a)
+		a = $0; sub(/^#+ /, "", a); a = anchor(a)
 		if (a in seen) { seen[a]++; a = a "-" seen[a] } else seen[a] = 0
 		print a }' "$1"
 }
@@ -185,6 +188,65 @@ if [ -n "$end" ]; then
 		else fail "README: Lab $n in brief in the students' part" "$why"; fi
 	done <"$TMP/labs"
 fi
+# glossary_first_use FILE: for each "### TERM" under FILE's "## Glossary",
+# the first use of TERM before the glossary (any case, a plural "s" too),
+# outside code, headings and links to other terms: "TERM<TAB>LINE<TAB>
+# linked|unlinked", or "TERM<TAB>-<TAB>unused".
+glossary_first_use() {
+	awk "$ANCHOR_AWK"'
+	function isword(c) { return c ~ /[A-Za-z0-9_]/ }
+	FNR == 1 { pass++ }
+	pass == 1 { if (/^## Glossary/) g = 1; else if (/^## /) g = 0
+		if (g && /^### /) { t = $0; sub(/^### /, "", t); n++; term[n] = t; want[n] = anchor(t) }
+		next }
+	/^```/ { inb = !inb; next }
+	inb || /^#/ { next }
+	/^## Glossary/ { exit }
+	{
+		t = $0
+		gsub(/`[^`]*`/, "", t)
+		# Each link: its text kept, its target masked; remember where it is.
+		nl = 0; out = ""
+		while (match(t, /\[[^]]*\]\([^)]*\)/)) {
+			pre = substr(t, 1, RSTART - 1); lk = substr(t, RSTART, RLENGTH); t = substr(t, RSTART + RLENGTH)
+			j = index(lk, "](")
+			txt = substr(lk, 2, j - 2); tg = substr(lk, j + 2, length(lk) - j - 2)
+			if (!sub(/^[^#]*#/, "", tg)) tg = ""
+			out = out pre; nl++; ls[nl] = length(out) + 1; le[nl] = length(out) + length(txt); la[nl] = tg
+			out = out txt
+		}
+		t = tolower(out t)
+		for (i = 1; i <= n; i++) {
+			if (i in found) continue
+			w = tolower(term[i]); from = 0; s = t
+			while ((p = index(s, w)) > 0) {
+				at = from + p; e = at + length(w)
+				c0 = (at > 1) ? substr(t, at - 1, 1) : ""; c1 = substr(t, e, 1)
+				if (c1 == "s") c1 = substr(t, e + 1, 1)
+				in_other = 0; linked = 0
+				for (k = 1; k <= nl; k++) if (at >= ls[k] && at <= le[k]) {
+					if (la[k] == want[i]) linked = 1; else if (la[k] != "") in_other = 1
+				}
+				if (!isword(c0) && !isword(c1) && !in_other) {
+					found[i] = 1; print term[i] "\t" FNR "\t" (linked ? "linked" : "unlinked"); break
+				}
+				from = at; s = substr(t, at + 1)
+			}
+		}
+	}
+	END { for (i = 1; i <= n; i++) if (!(i in found)) print term[i] "\t-\tunused" }' "$1" "$1"
+}
+bad=0
+glossary_first_use README.md >"$TMP/glossary"
+while IFS=$'\t' read -r term at how; do
+	case $how in
+	linked) ;;
+	unlinked) fail "README:$at: the first use of '$term' links to its glossary entry" "it is not a link to the glossary's '### $term'"; bad=1 ;;
+	*) fail "README: the glossary's '$term' is used before the glossary" "no use found"; bad=1 ;;
+	esac
+done <"$TMP/glossary"
+[ "$bad" = 0 ] && pass "README: each of its $(wc -l <"$TMP/glossary") glossary terms is linked at its first use"
+
 for doc in README.md FURTHER.md; do
 	bad=0
 	links "$doc" >"$TMP/links"
