@@ -69,6 +69,7 @@ fi
 FRAME_BYTES=66355200            # frames.c's FRAME_BYTES: 3840 x 2160 x 8
 PAGE=$(getconf PAGESIZE)
 PAGES=$(( (FRAME_BYTES + PAGE - 1) / PAGE ))
+TC_EXTRA=$(( 2097152 / PAGE ))     # tcmalloc's 2 MiB (predict, below)
 RF=$(read_faults_per_page)
 [ -n "$RF" ] || die "./frames --env printed no 'read fault:' line"
 FAULT_TOL=$(awk -v KIND=tolerance -f tools/grading/steps.awk)
@@ -151,7 +152,12 @@ predict() {
 	case $name/$var/$kind in
 	jemalloc/default/*) echo "$fresh $(( fresh / 100 )) exact" ;;
 	jemalloc/knob/calloc) echo "$(( FRAMES * PAGES * RF )) $(( FRAMES * PAGES * RF / 100 )) exact" ;;
-	jemalloc/knob/*|tcmalloc/knob/*) echo "$kept $(( kept / 100 )) exact" ;;
+	jemalloc/knob/*) echo "$kept $(( kept / 100 )) exact" ;;
+	# tcmalloc: 1% and 2 MiB more.  Measured (gperftools 2.10, 4 KiB
+	# pages): about one run in eight faults 512 pages (2 MiB) more, by
+	# where address randomisation puts tcmalloc's heap; with it off
+	# (setarch -R) none in 16.  Its own bookkeeping, not the frames.
+	tcmalloc/knob/*) echo "$kept $(( kept / 100 + TC_EXTRA )) exact" ;;
 	# the first frame, then a fresh one after each release: at most one
 	# in the first free and one more every 129 after (2^20 tcmalloc pages
 	# of 8 KiB, over a frame's 8100)
@@ -369,7 +375,8 @@ echo "Read it: predicted is the allocator's policy, read in its source, applied 
 echo "$FRAMES frames of $PAGES pages ($RF fault a page read first, 1 a page written first):"
 echo "a kept frame faults once, in the first frame; a returned one in every frame."
 echo "glibc's rows are ./frames' own model (±$FAULT_TOL); another allocator's ±1% (its"
-echo "bookkeeping); a..b is a bound; 'measured only' where the policy gives no count"
+echo "bookkeeping; tcmalloc's 2 MiB more: where its heap lands); a..b is a bound;"
+echo "'measured only' where the policy gives no count"
 echo "(mimalloc zeroes and maps past the size asked; threads: Lab 6's bursts)."
 echo "final RSS: after the last frame was freed (frames --trim's 'before trim')."
 if [ "$MODE" = strace ]; then
