@@ -15,12 +15,13 @@
 # are the programs' CSV records, kept whole for the grader (README says so).
 W8_EXCEPTIONS="results/reference-submission.txt"
 
-# w8_widest FILE: the widest line of a terminal log, each piece between
-# carriage returns counted alone (an overwritten progress line is a line).
-w8_widest() {
-	grep -av '^Script \(started\|done\) on ' "$1" | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | tr '\r' '\n' |
-		awk '{ if (length > m) m = length } END { print m + 0 }'
+# w8_lines FILE: a terminal log's lines, each piece between carriage
+# returns a line of its own (an overwritten progress line is a line);
+# w8_widest FILE: the widest of them.
+w8_lines() {
+	grep -av '^Script \(started\|done\) on ' "$1" | sed 's/\x1b\[[0-9;]*[A-Za-z]//g' | tr '\r' '\n'
 }
+w8_widest() { w8_lines "$1" | awk '{ if (length > m) m = length } END { print m + 0 }'; }
 
 # w8_silence TIMING TOTAL: the longest gap between output chunks, the last
 # one (to the end of the run) included.
@@ -41,7 +42,12 @@ w8_run() {
 		return
 	fi
 	w=$(w8_widest "$TMP/w8.log")
-	cmp_num "$name: every line on a terminal fits $max columns" "$w" -le "$max"
+	if [ "$w" -le "$max" ]; then
+		pass "$name: every line on a terminal fits $max columns ($w)"
+	else    # the line itself: a width that moves with a measurement shows which
+		fail "$name: every line on a terminal fits $max columns" \
+			"$w columns: $(w8_lines "$TMP/w8.log" | awk -v m="$max" 'length > m' | head -n 3)"
+	fi
 	if [ "$quiet" != - ]; then
 		g=$(w8_silence "$TMP/w8.tim" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
 		if awk -v g="$g" -v q="$quiet" 'BEGIN { exit !(g <= q) }'; then
