@@ -154,9 +154,9 @@ predict() {
 	jemalloc/knob/calloc) echo "$(( FRAMES * PAGES * RF )) $(( FRAMES * PAGES * RF / 100 )) exact" ;;
 	jemalloc/knob/*) echo "$kept $(( kept / 100 )) exact" ;;
 	# tcmalloc: 1% and 2 MiB more.  Measured (gperftools 2.10, 4 KiB
-	# pages): about one run in eight faults 512 pages (2 MiB) more, by
-	# where address randomisation puts tcmalloc's heap; with it off
-	# (setarch -R) none in 16.  Its own bookkeeping, not the frames.
+	# pages): 3 runs in 36 faulted 512 pages (2 MiB) more, by where
+	# address randomisation put tcmalloc's heap; with it off (setarch -R)
+	# none in 16.  Its own bookkeeping, not the frames.
 	tcmalloc/knob/*) echo "$kept $(( kept / 100 + TC_EXTRA )) exact" ;;
 	# the first frame, then a fresh one after each release: at most one
 	# in the first free and one more every 129 after (2^20 tcmalloc pages
