@@ -45,7 +45,8 @@ if ! SCRATCH=$(mktemp -d) || [ ! -d "$SCRATCH" ] || [ ! -w "$SCRATCH" ]; then
 	die "mktemp -d failed (TMPDIR=${TMPDIR:-unset}): set TMPDIR to a writable directory"
 fi
 # A FIFO each finished file writes its index into: the loop below wakes
-# when one ends (or after 2 s, to refresh the progress line), never polls.
+# when one ends (or after 2 s, to refresh the progress line) and then
+# looks for the .end files, which say which files finished.
 mkfifo "$SCRATCH/done" && exec {DONE}<>"$SCRATCH/done" || die "cannot make a FIFO in $SCRATCH"
 trap 'rm -rf "$SCRATCH"' EXIT
 trap 'exit 130' INT TERM
@@ -91,11 +92,17 @@ while [ "$shown" -lt "$total" ]; do
 		run_file "$next"
 		next=$((next + 1)) running=$((running + 1))
 	done
-	if read -r -t 2 i <&"$DONE"; then
-		finished[$i]=1
-		running=$((running - 1))
-		wait "${pids[$i]}"
-	fi
+	# The FIFO only wakes the loop: a file has finished when its .end is
+	# there.  (read -t can lose a line when its timeout falls mid-read: a
+	# rehearsal of CI hung here with every file done.)
+	read -r -t 2 _ <&"$DONE" || :
+	for ((j = 0; j < next; j++)); do
+		if [ -z "${finished[$j]:-}" ] && [ -s "$SCRATCH/$j.end" ]; then
+			finished[$j]=1
+			running=$((running - 1))
+			wait "${pids[$j]}"
+		fi
+	done
 	# Shown in order: every finished file whose predecessors are shown.
 	while [ "$shown" -lt "$total" ] && [ -n "${finished[$shown]:-}" ]; do
 		show_file "$shown"
