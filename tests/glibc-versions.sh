@@ -20,6 +20,7 @@
 #        frames keep churning with the Lab 4 fix.
 #   every version ignores a misspelt tunable name, silently.
 . "$(dirname "$0")/lib.sh" || exit 1
+full_only "the labs under glibc 2.31, 2.35, 2.39 and newer"
 
 L9N=10
 L9P=$(getconf PAGESIZE)

@@ -10,6 +10,7 @@
 # must not need the kit to build; RERUN=1 must re-run every upload from
 # its sheet, and an honest re-run must grade its runs clean.
 . "$(dirname "$0")/lib.sh" || exit 1
+full_only "the Gradescope autograder, emulated"
 REF=results/reference-submission.txt
 # The grader's maximum (one for every file: grade.awk), as it grades the
 # reference submission now; results/reference-grade.txt holds it as make

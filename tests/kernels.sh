@@ -6,6 +6,7 @@
 # (tests/fixtures/kernels/: the ML| lines of real boots, see its README),
 # whose marks and exit status follow from the recorded counts.
 . "$(dirname "$0")/lib.sh" || exit 1
+full_only "make kernels' table and report"
 
 check_usage_error "kernels.sh with an unknown option: usage, exit 2" tools/platforms/kernels.sh --bogus
 check_usage_error "kernels.sh with an unknown suite: usage, exit 2" tools/platforms/kernels.sh --suites sid

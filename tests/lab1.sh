@@ -21,6 +21,7 @@
 . "$(dirname "$0")/lib.sh" || exit 1
 
 L1N=5                                   # frames per run: small and quick
+[ "$TEST_TIER" = quick ] && L1N=2       # the least that shows a dirty frame
 PAGE=$(getconf PAGESIZE)
 L1P=$(( (66355200 + 16 + PAGE - 1) / PAGE ))
 RF=$(read_faults_per_page)                # tools/lib/lib.sh
@@ -117,6 +118,56 @@ grep -q '^# glibc .* | page ' "$TMP/default_malloc" && grep -q '^# THP enabled='
 	pass "lab1 header names glibc, kernel and THP" ||
 	fail "lab1 header" "$(head -n 1 "$TMP/default_malloc")"
 
+# --csv: one header, one row, as many fields in each (quotes counted as
+# RFC 4180 says), and the environment columns filled in.
+./frames $L1X --frames 1 --csv >"$TMP/csv" 2>&1
+if [ "$(wc -l <"$TMP/csv")" -eq 2 ] &&
+   [ "$(awk "$(cat tools/lib/csv.awk)"'{ print csv_split($0, f) }' "$TMP/csv" | uniq | wc -l)" -eq 1 ] &&
+   head -n 1 "$TMP/csv" | grep -q '^alloc,tuned,frames,' &&
+   [ "$(tools/lib/csvget glibc "$TMP/csv")" = "$(getconf GNU_LIBC_VERSION | awk '{ print $2 }')" ] &&
+   [ "$(tools/lib/csvget read_faults_per_page "$TMP/csv")" = "$RF" ]; then
+	pass "lab1 --csv: a header and one row"
+else
+	fail "lab1 --csv" "$(head -c 300 "$TMP/csv")"
+fi
+
+# --size and --vary: parsed as binary units; varying sizes are repeatable.
+./frames $L1X --frames 2 --size 30M >"$TMP/s30" 2>&1
+grep -q '^2 frames of 30 MiB$' "$TMP/s30" && pass "lab1 --size 30M is 30 MiB" ||
+	fail "lab1 --size 30M" "$(grep frames "$TMP/s30")"
+./frames $L1X --frames 4 --size 8M --vary 1536K >"$TMP/v1" 2>&1
+./frames $L1X --frames 4 --size 8M --vary 1536K >"$TMP/v2" 2>&1
+s1=$(field "$TMP/v1" "sampled pixels"); s2=$(field "$TMP/v2" "sampled pixels")
+if [ -n "$s1" ] && [ "$s1" = "$s2" ] && [ "$s1" -ne $(( 4 * 8 * 1024 * 1024 / 64 )) ]; then
+	pass "lab1 --vary: sizes vary, the same way every run ($s1 sampled)"
+else
+	fail "lab1 --vary" "sampled '$s1' then '$s2'"
+fi
+
+# The command line: help, and every kind of bad input exits 2 with usage.
+check_exit "lab1 --help exits 0" 0 ./frames --help
+grep -q '^usage: ' "$TMP/out" && pass "lab1 --help prints the usage on stdout" ||
+	fail "lab1 --help" "no usage line on stdout"
+check_usage_error "lab1 rejects --frames 0" ./frames --frames 0
+check_usage_error "lab1 rejects --frames abc" ./frames --frames abc
+check_usage_error "lab1 rejects --frames -3" ./frames --frames -3
+check_usage_error "lab1 rejects --alloc mallok" ./frames --alloc mallok
+check_usage_error "lab1 rejects --size 12Q" ./frames --size 12Q
+check_usage_error "lab1 rejects --size 99999999999G" ./frames --size 99999999999G
+check_usage_error "lab1 rejects --vary larger than --size" ./frames --size 1M --vary 2M
+check_usage_error "lab1 rejects an unknown option" ./frames --turbo
+check_usage_error "lab1 rejects a missing value" ./frames --frames
+check_usage_error "lab1 rejects a stray argument" ./frames 100
+# An allocation that fails says so and exits non-zero (not a crash).
+(ulimit -v 40000; ./frames --frames 1 >"$TMP/out" 2>"$TMP/err"); rc=$?
+if [ $rc -eq 1 ] && grep -q 'cannot allocate' "$TMP/err"; then
+	pass "lab1 a failed allocation is reported, exit 1"
+else
+	fail "lab1 failed allocation" "exit $rc: $(head -c 200 "$TMP/err")"
+fi
+
+full_only "lab1 system calls per frame, four compilers, step 8's noise flags"
+
 # System calls per frame: the difference between a 2-frame and a 6-frame
 # run is 4 frames' worth, whatever start-up costs.
 if strace_ok; then
@@ -173,54 +224,6 @@ l1_build_and_compare gcc -O0
 l1_build_and_compare gcc -O2
 l1_build_and_compare clang -O0
 l1_build_and_compare clang -O2
-
-# --csv: one header, one row, as many fields in each (quotes counted as
-# RFC 4180 says), and the environment columns filled in.
-./frames $L1X --frames 1 --csv >"$TMP/csv" 2>&1
-if [ "$(wc -l <"$TMP/csv")" -eq 2 ] &&
-   [ "$(awk "$(cat tools/lib/csv.awk)"'{ print csv_split($0, f) }' "$TMP/csv" | uniq | wc -l)" -eq 1 ] &&
-   head -n 1 "$TMP/csv" | grep -q '^alloc,tuned,frames,' &&
-   [ "$(tools/lib/csvget glibc "$TMP/csv")" = "$(getconf GNU_LIBC_VERSION | awk '{ print $2 }')" ] &&
-   [ "$(tools/lib/csvget read_faults_per_page "$TMP/csv")" = "$RF" ]; then
-	pass "lab1 --csv: a header and one row"
-else
-	fail "lab1 --csv" "$(head -c 300 "$TMP/csv")"
-fi
-
-# --size and --vary: parsed as binary units; varying sizes are repeatable.
-./frames $L1X --frames 2 --size 30M >"$TMP/s30" 2>&1
-grep -q '^2 frames of 30 MiB$' "$TMP/s30" && pass "lab1 --size 30M is 30 MiB" ||
-	fail "lab1 --size 30M" "$(grep frames "$TMP/s30")"
-./frames $L1X --frames 4 --size 8M --vary 1536K >"$TMP/v1" 2>&1
-./frames $L1X --frames 4 --size 8M --vary 1536K >"$TMP/v2" 2>&1
-s1=$(field "$TMP/v1" "sampled pixels"); s2=$(field "$TMP/v2" "sampled pixels")
-if [ -n "$s1" ] && [ "$s1" = "$s2" ] && [ "$s1" -ne $(( 4 * 8 * 1024 * 1024 / 64 )) ]; then
-	pass "lab1 --vary: sizes vary, the same way every run ($s1 sampled)"
-else
-	fail "lab1 --vary" "sampled '$s1' then '$s2'"
-fi
-
-# The command line: help, and every kind of bad input exits 2 with usage.
-check_exit "lab1 --help exits 0" 0 ./frames --help
-grep -q '^usage: ' "$TMP/out" && pass "lab1 --help prints the usage on stdout" ||
-	fail "lab1 --help" "no usage line on stdout"
-check_usage_error "lab1 rejects --frames 0" ./frames --frames 0
-check_usage_error "lab1 rejects --frames abc" ./frames --frames abc
-check_usage_error "lab1 rejects --frames -3" ./frames --frames -3
-check_usage_error "lab1 rejects --alloc mallok" ./frames --alloc mallok
-check_usage_error "lab1 rejects --size 12Q" ./frames --size 12Q
-check_usage_error "lab1 rejects --size 99999999999G" ./frames --size 99999999999G
-check_usage_error "lab1 rejects --vary larger than --size" ./frames --size 1M --vary 2M
-check_usage_error "lab1 rejects an unknown option" ./frames --turbo
-check_usage_error "lab1 rejects a missing value" ./frames --frames
-check_usage_error "lab1 rejects a stray argument" ./frames 100
-# An allocation that fails says so and exits non-zero (not a crash).
-(ulimit -v 40000; ./frames --frames 1 >"$TMP/out" 2>"$TMP/err"); rc=$?
-if [ $rc -eq 1 ] && grep -q 'cannot allocate' "$TMP/err"; then
-	pass "lab1 a failed allocation is reported, exit 1"
-else
-	fail "lab1 failed allocation" "exit $rc: $(head -c 200 "$TMP/err")"
-fi
 
 # Step 8 flags a variant whose rounds spread over a tenth of its median,
 # and asks for a re-run; times are whatever they are, so the check is that

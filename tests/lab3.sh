@@ -201,6 +201,8 @@ l3_says "threads --csv: a field with a comma and quotes is quoted, quotes double
 	pass "threads --csv: tools/lib/csvget reads the quoted field back whole" ||
 	fail "threads --csv: quoted field read back" "$(tools/lib/csvget malloc_env "$TMP/l3_csv")"
 
+full_only "make lab3's table, report, tunables and strace targets"
+
 # --------------------------------------------------- make lab3 (the table)
 # A short run at the fixed seed: the sides do the work the speed-up line
 # claims, the spread and faults/request appear, and the caveat for a run too

@@ -149,6 +149,8 @@ fi
 if grep -q 'trim' "$L6A.fr0"; then fail "frames without --trim: no trim lines" "$(grep trim "$L6A.fr0")"
 else pass "frames without --trim: no trim lines"; fi
 
+full_only "make lab6, lab6-tunables and lab6-strace"
+
 # ------------------------------------------------------------ the targets
 T6L() { make --no-print-directory -s "$@"; }
 T6L lab6 ROUNDS=8 MAX_THREADS=4 >"$L6A.t" 2>"$L6A.err"

@@ -92,6 +92,8 @@ while IFS='|' read -r name pkg so re; do
 	fi
 done <<<"$L7_ALLOCS"
 
+full_only "lab7.sh's skips and its kept and returned rows"
+
 # ------------------------------------------------ skips name the package
 ALLOC_LIBDIR=$TMP/none FRAMES=1 REPEATS=1 THREADS=1 ROUNDS=2 $L7 strace >"$TMP/skip" 2>&1
 rc=$?

@@ -6,6 +6,7 @@
 # with a "# warning:" line for each setting, from the lab and from the
 # program; a setting the lab makes on purpose stays a "# set:" line.
 . "$(dirname "$0")/lib.sh" || exit 1
+full_only "settings left in the shell, at every lab target"
 unset MALLOC_LABS_INHERITED ALLOW_ENV
 LEFT=GLIBC_TUNABLES=glibc.malloc.mmap_threshold=1
 

@@ -27,6 +27,21 @@ mk_refused() {
 	fi
 }
 
+# make test is the quick tier; make test-all, and any file named with T=,
+# every check (tests/lib.sh: full_only).  T's words reach tests/run.sh as
+# names, each quoted: an injected command is a name run.sh refuses.
+for c in "test|quick|" "test-all|all|" "test T=lab5|all| 'lab5'"; do
+	IFS='|' read -r t tier args <<<"$c"
+	# shellcheck disable=SC2086 # the target and its knob are words
+	if "${MK[@]}" -n $t | grep -qx "TEST_TIER=$tier tests/run.sh$args"; then
+		pass "make $t: tests/run.sh in the $tier tier"
+	else
+		fail "make $t: tests/run.sh in the $tier tier" "$("${MK[@]}" -n $t 2>&1 | tail -n 2)"
+	fi
+done
+mk_refused "make test T='lab5; touch ...': a name run.sh refuses, nothing ran" \
+	"no test file tests/lab5;\.sh" test T="lab5; touch $TMP/PWNED"
+
 # Each of make submit's knobs, from the command line, reaches tools/submit.sh.
 mk_refused "make submit FRAMES=0 reaches submit.sh" "FRAMES must be at least 1, not '0'" submit FRAMES=0
 mk_refused "make submit SCALE=x reaches submit.sh" "SCALE wants a whole number .*'x'" submit SCALE=x
@@ -81,6 +96,17 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 && unshare --uts t
 else
 	skip "make submit on a host named (none)" "needs root and unshare --uts to rename the host"
 fi
+
+# The run's shared submission (tests/lib.sh) was made by make submit
+# STUDENT=tester OUT=... FRAMES=2 ...: the name, the file and the knobs got
+# through.
+if shared_submission && grep -qx 'student: tester' "$SUB" && grep -qx 'frames: 2' "$SUB" &&
+   grep -qx "submission: $SUB" "$(dirname "$SUB")/sub.out"; then
+	pass "make -s submit STUDENT=tester OUT=... FRAMES=2 ...: the file, at those knobs, for tester"
+else
+	fail "make -s submit STUDENT=tester OUT=... FRAMES=2 ..." "${SUB_WHY:-$(grep -E '^(student|frames):' "$SUB")}"
+fi
+full_only "the pre-commit hook's make submit, exactly"
 
 # The pre-commit hook's command, exactly: small knobs still make a file.
 "${MK[@]}" submit STUDENT=hookcheck OUT="$TMP/h.txt" FRAMES=1 SCALE=100 VARIANCE_ITERS=2000 \

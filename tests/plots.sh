@@ -6,6 +6,7 @@
 # axes that hold all of its data, which tools/plots/plot states in data-*
 # attributes of <g class="plot-area">.
 . "$(dirname "$0")/lib.sh" || exit 1
+full_only "the pictures, drawn and checked"
 
 P=tools/plots/plot
 if [ ! -x "$P" ] || [ ! -x tests/bin/xmlcheck ]; then

@@ -5,6 +5,7 @@
 # part runs when its build and tools exist and skips with the reason
 # otherwise; `.ci/run` installs them.
 . "$(dirname "$0")/lib.sh" || exit 1
+full_only "the 32-bit and arm64 builds"
 
 # ------------------------------------------------------------ runners
 # How to start a binary of another architecture: directly when the kernel

@@ -35,6 +35,7 @@
 # it links every later section; every #anchor link names a heading, and
 # each glossary term is a link to its entry where README first uses it.
 . "$(dirname "$0")/lib.sh" || exit 1
+full_only "README's commands, run as typed"
 
 KNOBS=(FRAMES=2 DEMO_FRAMES=2 SCALE=50 VARIANCE_ITERS=2000 COUNT_LARGE=200 COUNT_SMALL=1000
 	LIVE=20000000 REPEATS=1 BYTES=1M ROUNDS=16 MAX_THREADS=4)

@@ -8,6 +8,7 @@
 # Also: tools/lib/registry.awk reads the registry alike under every awk
 # found here, and refuses a broken row.
 . "$(dirname "$0")/lib.sh"
+full_only "a scratch lab added through the registry"
 
 # ------------------------------------------------ registry.awk, every awk
 want=$(awk -f tools/lib/registry.awk tools/labs/registry)

@@ -10,7 +10,10 @@
 # (lab1, lab2, ...), then the rest by name.  TEST_JOBS=N files at a time
 # (default: the CPUs online; 1 runs them one after another).  Run it
 # through `make test` (or `make test T=NAME`), which builds the programs
-# once for every file.
+# once for every file.  TEST_TIER=quick (make test) leaves each file's
+# longer checks to TEST_TIER=all (make test-all, the default here): see
+# full_only in tests/lib.sh.  Files that ask share one submission made
+# through make (shared_submission), made once in this run's directory.
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 . tools/lib/lib.sh
@@ -48,6 +51,8 @@ fi
 # when one ends (or after 2 s, to refresh the progress line) and then
 # looks for the .end files, which say which files finished.
 mkfifo "$SCRATCH/done" && exec {DONE}<>"$SCRATCH/done" || die "cannot make a FIFO in $SCRATCH"
+mkdir "$SCRATCH/shared" || die "cannot write $SCRATCH"
+export TESTS_SHARED=$SCRATCH/shared TEST_TIER=${TEST_TIER:-all}
 trap 'rm -rf "$SCRATCH"' EXIT
 trap 'exit 130' INT TERM
 
@@ -87,16 +92,22 @@ show_file() {
 ./frames --env 2>/dev/null || echo "# (./frames --env failed)"
 total=${#names[@]} next=0 running=0 shown=0
 declare -A finished=() pids=()
+# Started first: the files that wait for the shared submission, so it is
+# made while the rest run; then the others in the order they are shown.
+order=()
+for ((j = 0; j < total; j++)); do grep -q shared_submission "tests/${names[$j]}.sh" && order+=("$j"); done
+for ((j = 0; j < total; j++)); do grep -q shared_submission "tests/${names[$j]}.sh" || order+=("$j"); done
 while [ "$shown" -lt "$total" ]; do
 	while [ "$running" -lt "$TEST_JOBS" ] && [ "$next" -lt "$total" ]; do
-		run_file "$next"
+		run_file "${order[$next]}"
 		next=$((next + 1)) running=$((running + 1))
 	done
 	# The FIFO only wakes the loop: a file has finished when its .end is
 	# there.  (read -t can lose a line when its timeout falls mid-read: a
 	# rehearsal of CI hung here with every file done.)
 	read -r -t 2 _ <&"$DONE" || :
-	for ((j = 0; j < next; j++)); do
+	for ((k = 0; k < next; k++)); do
+		j=${order[$k]}
 		if [ -z "${finished[$j]:-}" ] && [ -s "$SCRATCH/$j.end" ]; then
 			finished[$j]=1
 			running=$((running - 1))
@@ -109,7 +120,10 @@ while [ "$shown" -lt "$total" ]; do
 		shown=$((shown + 1))
 	done
 	busy=
-	for ((j = shown; j < next; j++)); do [ -n "${finished[$j]:-}" ] || busy="$busy ${names[$j]}"; done
+	for ((k = 0; k < next; k++)); do
+		j=${order[$k]}
+		[ -n "${finished[$j]:-}" ] || busy="$busy ${names[$j]}"
+	done
 	[ -z "$busy" ] || progress "$shown of $total files shown; running:$busy"
 done
 progress
@@ -119,5 +133,6 @@ for k in ${kept[@]+"${kept[@]}"}; do echo "$k"; done
 if [ "$total" -gt 1 ]; then
 	echo "slowest files (s): $(sort -rn "$SCRATCH/times" | head -n 5 | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1 }')"
 fi
+[ "$TEST_TIER" = all ] || echo "the quick tier: make test-all runs every check (CI does; about 15 minutes)"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

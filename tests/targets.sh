@@ -5,6 +5,7 @@
 # on a terminal, no verdicts.  Counts and exit
 # codes only, never times.
 . "$(dirname "$0")/lib.sh" || exit 1
+full_only "every lab three ways through make"
 
 T6() { make --no-print-directory -s "$@"; }
 W6=$TMP/l6

@@ -10,6 +10,7 @@
 # script's timing log): minutes of runs, so opt-in.  Widths and gaps
 # between outputs, never how long work took.
 . "$(dirname "$0")/lib.sh" || exit 1
+full_only "every target on a terminal: widths"
 
 # The one file in results/ not meant for reading: a submission's csv: lines
 # are the programs' CSV records, kept whole for the grader (README says so).
