@@ -88,7 +88,7 @@ record_lab() {
 	done
 }
 
-usage() { echo "usage: $0 $(lab_rows | awk '{ printf "%s|", $1 }')class|matrix|kernels|submission..."; }
+usage() { echo "usage: $0 $(lab_rows | awk '{ printf "%s|", $1 }')class|matrix|kernels|kernels-arm64|submission..."; }
 rows=$(lab_rows) || exit 1
 for target in "$@"; do
 	row=$(printf '%s\n' "$rows" | awk -v t="$target" '$1 == t')
@@ -102,7 +102,11 @@ for target in "$@"; do
 	# Lab 1 and Lab 4 under glibc 2.31, 2.36, 2.41 and the newest (fetched once).
 	matrix) record matrix make --no-print-directory matrix ;;
 	# The stock kernels under qemu (minutes; needs qemu-system-x86): only when asked.
-	kernels) record kernels make --no-print-directory kernels ;;
+	kernels) record kernels make --no-print-directory kernels KERNELS="bookworm trixie" ;;
+	# The arm64 kernels, 4, 16 and 64 KiB pages (qemu-system-aarch64, the
+	# cross compiler, make kernel-64k first): a file of their own, as they
+	# need tools the amd64 table does not.
+	kernels-arm64) record kernels-arm64 make --no-print-directory kernels KERNELS="arm64-4k arm64-16k arm64-64k" ;;
 	# The submission is kept exactly as make submit wrote it (the grader
 	# reads its header); the grade gets the usual header.  Exit 0 from
 	# the grader is the only acceptable grade for the reference.
