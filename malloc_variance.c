@@ -509,6 +509,17 @@ static const char *via_name(const struct row *r, const struct row_result *res)
 	}
 }
 
+/* The human table is two, so each fits 80 columns: the times as each row
+ * is measured (ns: a percentile column holds up to 10 ms, max up to 1 s),
+ * then, after the last row, each row's mean and its two witnesses. */
+#define TIME_COLS "%-28s %7s %7s %7s %7s %7s %9s\n"
+#define MEAN_COLS "%-28s %10s %9s  %s\n"
+
+static void print_times_head(void)
+{
+	printf(TIME_COLS, "times (ns)", "min", "p50", "p90", "p99", "p99.9", "max");
+}
+
 static void print_table_head(const struct options *o)
 {
 	if (o->output == OUTPUT_QUANTILES) {
@@ -521,13 +532,12 @@ static void print_table_head(const struct options *o)
 		env_csv_header(stdout);   /* glibc, THP, page, tunables, MALLOC_*, preload */
 		putchar('\n');
 	} else
-		printf("%-28s %6s %6s %6s %6s %6s %8s %8s %9s  %s\n", "label", "min",
-		       "p50", "p90", "p99", "p99.9", "max", "mean", "faults/it", "via");
+		print_times_head();
 }
 
 /* A latency in a column of `width`: ns while it fits, else us or ms with
- * the unit written out (a descheduled vCPU can add 20 ms to a 20 ns call,
- * and the table must still fit 100 columns).  The CSV keeps plain ns. */
+ * the unit written out (rare: a descheduled vCPU can add 20 ms to a 20 ns
+ * call, and the table must still fit 80 columns).  The CSV keeps plain ns. */
 static const char *fit_ns(char *buf, size_t len, double ns, int width)
 {
 	int n = snprintf(buf, len, "%*.0f", width, ns);
@@ -539,11 +549,36 @@ static const char *fit_ns(char *buf, size_t len, double ns, int width)
 	return buf;
 }
 
+/* One line of the times table. */
+static void print_times(const char *label, const struct stats *s)
+{
+	char c[6][24];
+
+	printf(TIME_COLS, label,
+	       fit_ns(c[0], sizeof c[0], s->min, 7), fit_ns(c[1], sizeof c[1], s->p50, 7),
+	       fit_ns(c[2], sizeof c[2], s->p90, 7), fit_ns(c[3], sizeof c[3], s->p99, 7),
+	       fit_ns(c[4], sizeof c[4], s->p999, 7), fit_ns(c[5], sizeof c[5], s->max, 9));
+}
+
+/* One line of the means table; faults and via are "" for a thread's line
+ * (faults are counted for the whole process). */
+static void print_mean(const char *label, double mean, const char *faults, const char *via)
+{
+	char m[24];
+
+	snprintf(m, sizeof m, "%10.1f", mean);
+	if (mean >= 1e9)
+		fit_ns(m, sizeof m, mean, 10);
+	if (*faults)
+		printf(MEAN_COLS, label, m, faults, via);
+	else
+		printf("%-28s %s\n", label, m);
+}
+
 static void print_row(const struct row *r, const struct row_result *res,
 		      const struct stats *s, const struct options *o)
 {
 	double n = (double)o->iters * o->threads;
-	char c[7][24];
 
 	/* The label is always quoted (RFC 4180 allows it; "heap, no trim" holds
 	 * a comma); the environment's text fields are quoted where they must be. */
@@ -555,12 +590,7 @@ static void print_row(const struct row *r, const struct row_result *res,
 		env_csv_fields(stdout);
 		putchar('\n');
 	} else
-		printf("%-28s %s %s %s %s %s %s %s %9.3f  %s\n", r->label,
-		       fit_ns(c[0], sizeof c[0], s->min, 6), fit_ns(c[1], sizeof c[1], s->p50, 6),
-		       fit_ns(c[2], sizeof c[2], s->p90, 6), fit_ns(c[3], sizeof c[3], s->p99, 6),
-		       fit_ns(c[4], sizeof c[4], s->p999, 6), fit_ns(c[5], sizeof c[5], s->max, 8),
-		       s->mean < 1e6 ? (snprintf(c[6], sizeof c[6], "%8.1f", s->mean), c[6])
-		       : fit_ns(c[6], sizeof c[6], s->mean, 8), res->minflt / n, via_name(r, res));
+		print_times(r->label, s);
 }
 
 /* --quantiles: the sorted samples at every 1% and at 99.1 to 99.9%, by
@@ -590,19 +620,18 @@ static void per_thread_stats(const struct options *o, double ticks_per_ns,
 			      ticks_per_ns, &out[t]);
 }
 
+static const char *thread_label(char *buf, size_t len, unsigned t)
+{
+	snprintf(buf, len, "  thread %u%s", t, t ? "" : " (main arena)");
+	return buf;
+}
+
 static void print_thread_rows(const struct options *o, const struct stats *s)
 {
-	for (unsigned t = 0; t < o->threads; t++) {
-		char label[40], c[7][24];
+	char label[40];
 
-		snprintf(label, sizeof label, "  thread %u%s", t, t ? "" : " (main arena)");
-		printf("%-28s %s %s %s %s %s %s %s\n", label,
-		       fit_ns(c[0], sizeof c[0], s[t].min, 6), fit_ns(c[1], sizeof c[1], s[t].p50, 6),
-		       fit_ns(c[2], sizeof c[2], s[t].p90, 6), fit_ns(c[3], sizeof c[3], s[t].p99, 6),
-		       fit_ns(c[4], sizeof c[4], s[t].p999, 6), fit_ns(c[5], sizeof c[5], s[t].max, 8),
-		       s[t].mean < 1e6 ? (snprintf(c[6], sizeof c[6], "%8.1f", s[t].mean), c[6])
-		       : fit_ns(c[6], sizeof c[6], s[t].mean, 8));
-	}
+	for (unsigned t = 0; t < o->threads; t++)
+		print_times(thread_label(label, sizeof label, t), &s[t]);
 }
 
 /* A bar of log2(count + 1) characters: a count of 1 and a count of 200,000
@@ -641,10 +670,11 @@ static double set_up_clock(const struct options *o)
 	if (csv_output(o))
 		return tpn;
 	if (!BENCH_HAVE_TSC) {
-		printf("  clock:           CLOCK_MONOTONIC_RAW (no TSC on this CPU; it adds more to every sample)\n");
+		printf("  clock:           CLOCK_MONOTONIC_RAW (no TSC on this CPU; it adds\n"
+		       "                   more to every sample)\n");
 		return tpn;
 	}
-	printf("  clock:           TSC at %.2f MHz, calibrated against CLOCK_MONOTONIC_RAW over 100 ms\n",
+	printf("  clock:           TSC at %.2f MHz (calibrated: CLOCK_MONOTONIC_RAW, 100 ms)\n",
 	       tpn * 1000);
 	printf("  tsc flags:       constant_tsc=%s nonstop_tsc=%s hypervisor=%s\n",
 	       bench_cpu_flag("constant_tsc"), bench_cpu_flag("nonstop_tsc"),
@@ -779,7 +809,7 @@ static void print_mlock(const struct options *o, int err)
 		return;
 	if (!err) {
 		if (!csv_output(o))
-			printf("  mlock:           ok: mlockall(MCL_CURRENT|MCL_FUTURE) in the measuring process\n");
+			printf("  mlock:           ok: mlockall(MCL_CURRENT|MCL_FUTURE) where it measures\n");
 		return;
 	}
 	if (getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY)
@@ -787,7 +817,7 @@ static void print_mlock(const struct options *o, int err)
 	else
 		snprintf(lim, sizeof lim, "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
 	printf("%s  mlock:           FAILED: mlockall: %s; measured unlocked\n"
-	       "%s                   (RLIMIT_MEMLOCK: %s; `ulimit -l` shows it, root can lift it)\n",
+	       "%s                   (RLIMIT_MEMLOCK: %s: `ulimit -l`; root can lift it)\n",
 	       csv_output(o) ? "# " : "", strerror(err), csv_output(o) ? "# " : "", lim);
 	fprintf(stderr, "%s: --mlock: mlockall failed: %s; the numbers are for unlocked memory\n",
 		bench_prog, strerror(err));
@@ -803,6 +833,7 @@ struct run {
 	uint64_t step;             /* the timer's step in ticks; 0: none seen */
 	int isolate;               /* each allocating row in a child of its own */
 	int mlock_err;
+	double thread_mean[NROWS][MAX_THREADS];   /* --threads: the means table's */
 };
 
 static struct row_result *map_results(void)
@@ -822,10 +853,13 @@ static void print_preamble(const struct options *o, const struct run *run)
 	       o->threads > 1 ? " per thread" : "", o->threads,
 	       o->threads > 1 ? "s at once" : "");
 	printf("  isolation:       %s\n", run->isolate ?
-	       "each row in a fresh child process (forked before it allocates or calls mallopt)" :
-	       o->last > o->first ? "none (--history): rows share one process and its allocator state" :
+	       "each row in a fresh child process (forked before it\n"
+	       "                   allocates or calls mallopt)" :
+	       o->last > o->first ? "none (--history): rows share one process and its\n"
+	       "                   allocator state" :
 	       "one row in a fresh process");
-	printf("  percentiles:     nearest rank (each one is a measured sample); ns per malloc + touch + free\n\n");
+	printf("  percentiles:     nearest rank (each one is a measured sample)\n"
+	       "  times:           ns per malloc + touch + free\n\n");
 }
 
 /* Every row the mode names, after the timer floor, each printed as soon as
@@ -858,15 +892,37 @@ static void measure_rows(const struct options *o, struct run *run)
 			print_quantiles(&rows[i], samples, nsamples, run->tpn);
 		else
 			print_row(&rows[i], &run->res[i], &run->st[i], o);
-		if (per_thread)
+		if (per_thread) {
 			print_thread_rows(o, tst);
+			for (unsigned t = 0; t < o->threads; t++)
+				run->thread_mean[i][t] = tst[t].mean;
+		}
 		fflush(stdout);
 	}
 }
 
-/* After the table: histograms, notes, the timer's step, ratios. */
+/* The second table: each row's mean, faults a call and where one more
+ * block came from (each thread's mean under its row, with --threads). */
+static void print_means(const struct options *o, const struct run *run)
+{
+	double n = (double)o->iters * o->threads;
+	char f[24], label[40];
+
+	printf("\n" MEAN_COLS, "label", "mean (ns)", "faults/it", "via");
+	for (size_t i = 0; i < NROWS; i++) {
+		if (!ran(o, (int)i))
+			continue;
+		snprintf(f, sizeof f, "%9.3f", run->res[i].minflt / n);
+		print_mean(rows[i].label, run->st[i].mean, f, via_name(&rows[i], &run->res[i]));
+		for (unsigned t = 0; o->threads > 1 && t < o->threads; t++)
+			print_mean(thread_label(label, sizeof label, t), run->thread_mean[i][t], "", "");
+	}
+}
+
+/* After the tables: histograms, notes, the timer's step, ratios. */
 static void print_summary(const struct options *o, const struct run *run, double t0)
 {
+	print_means(o, run);
 	printf("\n");
 	if (o->hist)
 		for (size_t i = 0; i < NROWS; i++)
@@ -874,10 +930,11 @@ static void print_summary(const struct options *o, const struct run *run, double
 				print_hist(&rows[i], &run->st[i]);
 	for (size_t i = o->first; i <= o->last; i++)
 		if (run->res[i].threshold_capped)
-			printf("  note:            this glibc refused a 64 MiB threshold; \"%s\" used 32 MiB\n",
+			printf("  note:            this glibc refused a 64 MiB threshold:\n"
+			       "                   \"%s\" used 32 MiB\n",
 			       rows[i].label);
 	if (run->step)
-		printf("  timer step:      %.1f ns (%" PRIu64 " ticks: the smallest nonzero gap between back-to-back reads)\n",
+		printf("  timer step:      %.1f ns (%" PRIu64 " ticks: the least nonzero gap of two reads)\n",
 		       run->step / run->tpn, run->step);
 	print_mlock(o, run->mlock_err);
 	print_ratios(o, run->st);

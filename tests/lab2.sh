@@ -133,7 +133,7 @@ l2_eq "lab2 --threads 2 --csv: threads column" "$(l2_col "$TMP/l2_t" "pool 64 B"
 # --- --mlock: each locked forced mmap is populated in full
 $L2MV large-mmap --mlock --iters 200 >"$TMP/l2_m" 2>"$TMP/err"
 if grep -q '^  mlock: *ok' "$TMP/l2_m"; then
-	l2_fl=$(awk '$1 == "malloc" && /forced mmap/ { print $(NF - 1) }' "$TMP/l2_m")
+	l2_fl=$(awk '/^label / { t = 1 } t && /forced mmap/ { print $(NF - 1) }' "$TMP/l2_m")
 	near "lab2 --mlock: forced mmap populates 257 pages a call" "$l2_fl" 257 1
 elif grep -q '^  mlock: *FAILED' "$TMP/l2_m"; then
 	skip "lab2 --mlock: 257 faults a call" "mlockall failed here: $(grep -o 'mlockall: [^(]*' "$TMP/l2_m")"

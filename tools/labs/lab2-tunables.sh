@@ -59,20 +59,25 @@ for i in 0 1 2; do
 	done
 done
 # p50, p90, p99.9 and mean of the row, counted from the right (the label
-# has spaces): "... min p50 p90 p99 p99.9 max mean faults/it via".
+# has spaces), from the run's two tables: "times (ns) min p50 p90 p99 p99.9
+# max", then "label mean (ns) faults/it via".
+# ROW32: awk rules leaving p = "p50 p90 p99.9" and m = the mean.
+ROW32='/^times \(ns\)/ { tb = 1 } /^label / { tb = 2 }
+	/^malloc 32 B/ && tb == 1 { p = $(NF-4) " " $(NF-3) " " $(NF-1) }
+	/^malloc 32 B/ && tb == 2 { m = $(NF-2) }'
 echo
 echo "The malloc 32 B row of each run (ns; both threads' samples together):"
 printf '%-28s %7s %7s %7s %7s %9s\n' setting threads p50 p90 p99.9 mean
 for i in 0 1 2; do
 	for t in 1 2; do
-		awk -v name="${NAMES[$i]}" -v t="$t" '/^malloc 32 B/ {
-			printf "%-28s %7d %7s %7s %7s %9s\n", name, t, $(NF-7), $(NF-6), $(NF-4), $(NF-2)
-			found = 1 }
-			END { exit !found }' "$TMPD/run$i-$t" || die "no 'malloc 32 B' row in a run's output"
+		awk -v name="${NAMES[$i]}" -v t="$t" "$ROW32"' END { split(p, c, " ")
+			if (m == "" || p == "") exit 1
+			printf "%-28s %7d %7s %7s %7s %9s\n", name, t, c[1], c[2], c[3], m }' \
+			"$TMPD/run$i-$t" || die "no 'malloc 32 B' row in a run's output"
 	done
 done
-awk 'FNR == 1 { f++ } /^malloc 32 B/ { m[f] = $(NF-2) }
-     END { if (m[1] > 0) printf "mean at 2 threads, tcache_count=0:arena_max=1 / default: %.1fx\n", m[2] / m[1] }' \
+awk 'FNR == 1 { f++; tb = 0 } '"$ROW32"' tb == 2 && /^malloc 32 B/ { mean[f] = m }
+     END { if (mean[1] > 0) printf "mean at 2 threads, tcache_count=0:arena_max=1 / default: %.1fx\n", mean[2] / mean[1] }' \
 	"$TMPD/run0-2" "$TMPD/run2-2"
 echo "Every line of the six runs: $DETAIL"
 echo

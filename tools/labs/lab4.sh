@@ -48,22 +48,31 @@ cell() {
 		die "the run failed: ${envs:+$envs }./frames --alloc memset $*"
 }
 get() { tools/lib/csvget "$1" "$TMPD/$2" || die "no column $1 in the run's CSV"; }
-fmt() { printf '%10d / %5.2fs' "$(get minor_faults "$1")" "$(get sys_s "$1")"; }
+sys_s() { printf '%.2f' "$(get sys_s "$1")"; }
+
+# Two tables of the same rows, so each fits 80 columns: the faults (with the
+# untuned run's mmapped frames) printed as each row is measured, the sys
+# seconds after the last row from what $TMPD/sys kept.
+FAULTS_ROW='%-16s %6s %10s %8s %10s %10s\n'
+SYS_ROW='%-16s %6s %10s %10s %10s\n'
 
 table() {
 	local rows=("1M 0 300" "8M 0 300" "48M 0 300" "8M 1536K 300" "30M 0 100" "32M 0 100"
 		    "34M 0 100" "$EDGE 0 20" "$((EDGE + 8)) 0 20") row size vary n args label i=0 min
-	echo "Each row runs  ./frames --alloc memset --size SIZE [--vary V] --frames N  three"
-	echo "times: untuned, then with the env vars, then with the tunables.  Each cell: minor"
-	echo "faults / sys seconds for the whole run (every frame is malloc + memset + render +"
-	echo "check + free).  untuned = glibc's defaults, dynamic threshold included."
+	echo "Each row runs  ./frames --alloc memset --size SIZE [--vary V] --frames N"
+	echo "three times: untuned, then with the env vars, then with the tunables, and"
+	echo "counts the whole run (every frame is malloc + memset + render + check +"
+	echo "free).  untuned = glibc's defaults, dynamic threshold included.  mmapped:"
+	echo "the untuned run's frames that were mmapped."
 	echo "env vars: $ENVVARS"
 	echo "tunables: GLIBC_TUNABLES=glibc.malloc.mmap_threshold=$THR:"
-	echo "          glibc.malloc.trim_threshold=$TRIM  (one variable, split here to fit)"
+	echo "          glibc.malloc.trim_threshold=$TRIM"
+	echo "          (one variable, split here to fit)"
 	echo
-	printf '%-16s %6s | %-28s | %-18s | %s\n' '' '' "untuned" "env vars" "tunables"
-	printf '%-16s %6s | %18s %9s | %18s | %18s\n' size frames "faults / sys" "mmapped" \
-		"faults / sys" "faults / sys"
+	echo "Minor faults, whole run:"
+	# shellcheck disable=SC2059
+	printf "$FAULTS_ROW" size frames untuned mmapped "env vars" tunables
+	: >"$TMPD/sys"
 	for row in "${rows[@]}"; do
 		read -r size vary n <<<"$row"
 		i=$((i + 1))
@@ -84,17 +93,26 @@ table() {
 		# shellcheck disable=SC2086
 		cell t "$TUNABLES" $args
 		progress
-		printf '%-16s %6d | %18s %9s | %18s | %18s\n' "$label" "$n" "$(fmt u)" \
-			"$(get mmap_frames u)" "$(fmt e)" "$(fmt t)"
+		# shellcheck disable=SC2059
+		printf "$FAULTS_ROW" "$label" "$n" "$(get minor_faults u)" "$(get mmap_frames u)" \
+			"$(get minor_faults e)" "$(get minor_faults t)"
+		# shellcheck disable=SC2059
+		printf "$SYS_ROW" "$label" "$n" "$(sys_s u)" "$(sys_s e)" "$(sys_s t)" >>"$TMPD/sys"
 	done
+	echo
+	echo "System time (s), whole run:"
+	# shellcheck disable=SC2059
+	printf "$SYS_ROW" size frames untuned "env vars" tunables
+	cat "$TMPD/sys"
 	echo
 	echo "Read it: below 32 MiB the untuned column pays for one or two blocks only (the"
 	echo "first free() of an mmapped block raises the threshold to its size); from 32 MiB"
 	echo "up every frame is a fresh mmap, because the threshold never rises to 32 MiB."
 	echo "Both tuned columns should show about one block's pages for the whole run."
-	echo "The edge (./frames --edge): a block's mapping is whole pages of $(getconf PAGESIZE) bytes here,"
-	echo "and must stay under 32 MiB: $EDGE bytes is the largest frame that adapts, and"
-	echo "$((EDGE + 8)) maps every frame.  With larger pages the edge moves down."
+	echo "The edge (./frames --edge): a block's mapping is whole pages of"
+	echo "$(getconf PAGESIZE) bytes here, and must stay under 32 MiB: $EDGE bytes is the"
+	echo "largest frame that adapts, and $((EDGE + 8)) maps every frame.  With larger"
+	echo "pages the edge moves down."
 }
 
 # show WORDS...: a blank line, then the command as typed (tools/lib/lib.sh).

@@ -33,13 +33,13 @@ this shell may use, as CPU 0 usually takes the most interrupts).
 EOF
 }
 
-# say MESSAGE: on stderr unless -q, wrapped to 100 columns.
+# say MESSAGE: on stderr unless -q, wrapped to 78 columns (a projector).
 say() {
 	[ -n "$quiet" ] && return 0
 	printf '%s\n' "$prog: $*" | awk '{
 		n = split($0, w, " "); line = w[1]
 		for (i = 2; i <= n; i++)
-			if (length(line) + 1 + length(w[i]) > 96) { print line; line = "        " w[i] }
+			if (length(line) + 1 + length(w[i]) > 78) { print line; line = "        " w[i] }
 			else line = line " " w[i]
 		print line }' >&2
 }
