@@ -427,10 +427,15 @@ static void print_one(const struct options *o, const struct row *w)
 	printf("  throughput:      %.2f GiB/s\n", gib_per_s(r));
 }
 
+/* 77 columns: the four GiB/s columns hold up to 9999.99 (a machine a
+ * thousand times faster than today's), sleeps/GiB up to 11 digits. */
+#define TABLE_COLS "%9s %10s %12s %7s %7s %7s %7s %11s\n"
+
 static void print_table_head(void)
 {
-	printf("%9s %11s %13s %8s %8s %8s %8s %12s\n", "size", "writes/GiB",
-	       "malloc %page", "malloc", "page", "page+8", "page+16", "sleeps/GiB");
+	printf("%-9s %10s %12s %s\n", "", "", "", "GiB/s at each alignment:");
+	printf(TABLE_COLS, "size (B)", "writes/GiB", "malloc %page", "malloc", "page", "page+8",
+	       "page+16", "sleeps/GiB");
 }
 
 /* Sleeps of writer and reader together, per GiB, in the page-aligned row. */
@@ -438,11 +443,11 @@ static void print_table_line(const struct row *rows)
 {
 	const struct run *p = &rows[AL_PAGE].median;
 
-	printf("%9" PRIu64 " %11.0f %13u", rows[0].size, GIB / (double)rows[0].size,
+	printf("%9" PRIu64 " %10.0f %12u", rows[0].size, GIB / (double)rows[0].size,
 	       rows[AL_MALLOC].addr_mod);
 	for (int a = 0; a < N_ALIGN; a++)
-		printf(" %8.2f", gib_per_s(&rows[a].median));
-	printf(" %12.0f\n", (double)(p->writer_sleeps + p->reader_sleeps) * GIB / (double)p->read);
+		printf(" %7.2f", gib_per_s(&rows[a].median));
+	printf(" %11.0f\n", (double)(p->writer_sleeps + p->reader_sleeps) * GIB / (double)p->read);
 }
 
 /* What the table says, in numbers from this run: the effect of size (the
@@ -475,8 +480,8 @@ static void print_summary(struct row table[][N_ALIGN], size_t n)
 	if (r4 && r16 && gib_per_s(r4) > 0)
 		printf("  16K / 4K:        %.2fx (page-aligned both)\n",
 		       gib_per_s(r16) / gib_per_s(r4));
-	printf("  widest spread:   %.1f%% between the fastest and slowest alignment of one"
-	       " size (at %" PRIu64 " B)\n", worst * 100, worst_size);
+	printf("  widest spread:   %.1f%% between the fastest and slowest alignment\n"
+	       "                   of one size (at %" PRIu64 " B)\n", worst * 100, worst_size);
 	printf("  (a wide spread with sleeps/GiB far apart between runs is the scheduler,\n"
 	       "  not the alignment: --csv shows each run's sleeps)\n");
 }
@@ -522,8 +527,8 @@ static void run_rows(const struct options *o)
 		print_csv_header();
 	} else {
 		env_print_header(stdout);
-		printf("# %" PRIu64 " bytes a run, median of %u; pipe capacity %ld B; the reader"
-		       " reads up to %u B a call\n# %s\n", o->bytes, o->reps, pipe_capacity(),
+		printf("# %" PRIu64 " bytes a run, median of %u; pipe capacity %ld B;\n"
+		       "# the reader reads up to %u B a call\n# %s\n", o->bytes, o->reps, pipe_capacity(),
 		       READ_BUF, describe_cpus(o, cpus, sizeof cpus));
 		if (!single && full)
 			print_table_head();

@@ -108,7 +108,8 @@ tunables() {
 	local t i
 	local set=("" "GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4096"
 		   "GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4096:glibc.malloc.top_pad=0")
-	echo "The malloc column alone (--align malloc), writer and reader on CPU 0, three ways:"
+	echo "The malloc column alone (--align malloc), writer and reader on CPU 0, in"
+	echo "three ways:"
 	echo "  A  glibc's defaults"
 	echo "  B  GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4096"
 	echo "  C  GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4096:glibc.malloc.top_pad=0"
@@ -139,7 +140,8 @@ tunables() {
 		"small buffers still come from the heap: glibc tries mmap only when the heap's" \
 		"top chunk is too small, and the top is already big (top_pad, 128 KiB, is added" \
 		"whenever the heap grows).  C removes that pad: from 4 KiB every buffer is" \
-		"mapped.  No column gives a page-aligned buffer, and GiB/s follows size, not %page."
+		"mapped.  No column gives a page-aligned buffer, and GiB/s follows size, not" \
+		"%page."
 }
 
 strace_rows() {
@@ -167,7 +169,8 @@ strace_rows() {
 	echo "Read it: the writer makes one write() per buffer (bytes / size, plus a few for"
 	echo "the report and the reader's tally); 16 KiB buffers need a quarter of the calls."
 	echo "The reader's read() calls follow what the pipe holds at each wake-up, not the"
-	echo "writer's size.  Under strace every call stops the program: the times are strace's."
+	echo "writer's size.  Under strace every call stops the program: the times are"
+	echo "strace's."
 	gnu_yes_writes
 }
 
