@@ -53,6 +53,11 @@ grown() { echo $(( $(col "$1" "$2") - $(col "$1" anon_start_kib) )); }
 # The environment once, at the top.
 ./arenas --env || die "./arenas does not run"
 
+# lab6's two tables: the KiB (live, then RssAnon grown in each run), then
+# the arenas and x live.  Room for 9-digit KiB and 7-character ratios.
+L6_KIB='%7s %9s %9s  %9s %11s  %9s %9s\n'
+L6_X='%7s %9s %11s  %9s %11s %9s\n'
+
 threads_list() {
 	local t=1
 	while [ "$t" -le "$MAX_THREADS" ]; do echo "$t"; t=$((t * 2)); done
@@ -68,30 +73,41 @@ table() {
 	done
 	progress
 	echo
-	echo "RssAnon grown (KiB, after the burst minus before it) beside the bytes live; x live ="
-	echo "resident KiB per KiB live after the burst.  Three separate runs a row, same requests."
-	printf '%7s | %8s %6s | %-19s | %-19s | %s\n' "" "live KiB" "" "default" \
-		"MALLOC_ARENA_MAX=2" "malloc_trim(0) after"
-	printf '%7s | %8s %6s | %6s %6s %5s | %6s %6s %5s | %6s %6s %5s\n' threads peak after \
-		arenas KiB "x" arenas KiB "x" before after "x"
+	echo "Three separate runs a row, the same requests: glibc's defaults,"
+	echo "MALLOC_ARENA_MAX=2, and malloc_trim(0) after the burst.  Resident memory is"
+	echo "RssAnon grown (after the burst minus before it) beside the bytes live; x live"
+	echo "is resident KiB per KiB live after the burst."
+	echo
+	# Two tables, so each fits 80 columns: the KiB, then the arenas and each
+	# run's x live (resident KiB per KiB live after the burst).
+	echo "             live KiB            RssAnon grown, KiB       malloc_trim(0)"
+	printf "$L6_KIB" threads peak after default ARENA_MAX=2 before after
 	for t in $(threads_list); do
 		d=$TMPD/d$t a=$TMPD/a$t m=$TMPD/m$t
-		printf '%7s | %8s %6s | %6s %6s %5s | %6s %6s %5s | %6s %6s %5s\n' "$t" \
-			$(( $(col "$d" live_peak) / 1024 )) $(( $(col "$d" live_after) / 1024 )) \
-			"$(col "$d" arenas)" "$(grown "$d" anon_after_kib)" \
+		# shellcheck disable=SC2059
+		printf "$L6_KIB" "$t" $(( $(col "$d" live_peak) / 1024 )) $(( $(col "$d" live_after) / 1024 )) \
+			"$(grown "$d" anon_after_kib)" "$(grown "$a" anon_after_kib)" \
+			"$(grown "$m" anon_after_kib)" "$(grown "$m" anon_trimmed_kib)"
+	done
+	echo
+	echo "               arenas                        x live"
+	printf "$L6_X" threads default ARENA_MAX=2 default ARENA_MAX=2 trimmed
+	for t in $(threads_list); do
+		d=$TMPD/d$t a=$TMPD/a$t m=$TMPD/m$t
+		# shellcheck disable=SC2059
+		printf "$L6_X" "$t" "$(col "$d" arenas)" "$(col "$a" arenas)" \
 			"$(x_live "$(grown "$d" anon_after_kib)" "$(col "$d" live_after)")" \
-			"$(col "$a" arenas)" "$(grown "$a" anon_after_kib)" \
 			"$(x_live "$(grown "$a" anon_after_kib)" "$(col "$a" live_after)")" \
-			"$(grown "$m" anon_after_kib)" "$(grown "$m" anon_trimmed_kib)" \
 			"$(x_live "$(grown "$m" anon_trimmed_kib)" "$(col "$m" live_after)")"
 	done
 	echo
-	echo "Read it: live is the program's own count (the same requests under every policy, so"
-	echo "the same live bytes); arenas is what malloc_info() listed, predicted in ./arenas's"
-	echo "report as min(threads + 1, limit).  Each arena keeps the pages of the largest"
-	echo "bursts it served, pinned by the few blocks each request kept; two arenas keep what"
-	echo "the threads held at once, which rises with threads on a busy CPU too.  malloc_trim(0)"
-	echo "madvises the free pages inside every arena: 'after' is what it could not return."
+	echo "Read it: live is the program's own count (the same requests under every"
+	echo "policy, so the same live bytes); arenas is what malloc_info() listed,"
+	echo "predicted in ./arenas's report as min(threads + 1, limit).  Each arena keeps"
+	echo "the pages of the largest bursts it served, pinned by the few blocks each"
+	echo "request kept; two arenas keep what the threads held at once, which rises with"
+	echo "threads on a busy CPU too.  malloc_trim(0) madvises the free pages inside"
+	echo "every arena: 'after' is what it could not return."
 	trim_by_page_size
 	echo "The x columns are measured ratios on this machine, not targets."
 }
@@ -101,14 +117,16 @@ table() {
 trim_by_page_size() {
 	local page
 	page=$(getconf PAGESIZE)
-	echo "It returns whole pages only ($page bytes here): a free run between two kept blocks"
-	echo "gives back the pages wholly inside it.  The blocks are 16 B to 16 KiB, so the"
+	echo "It returns whole pages only ($page bytes here): a free run between two kept"
+	echo "blocks gives back the pages wholly inside it.  The blocks are 16 B to 16 KiB,"
 	if [ "$page" -le 4096 ]; then
-		echo "larger gaps hold whole pages and most of the freed memory goes back; with 16 KiB"
-		echo "or 64 KiB pages (arm64) fewer gaps hold one, and more of 'default' stays."
+		echo "so the larger gaps hold whole pages and most of the freed memory goes back;"
+		echo "with 16 KiB or 64 KiB pages (arm64) fewer gaps hold one, and more of"
+		echo "'default' stays."
 	else
-		echo "gaps that hold a whole $((page / 1024)) KiB page are fewer than with 4 KiB pages: expect"
-		echo "more of 'default' to stay resident after the trim than on a 4 KiB-page machine."
+		echo "so the gaps that hold a whole $((page / 1024)) KiB page are fewer than with 4 KiB"
+		echo "pages: expect more of 'default' to stay resident after the trim than on a"
+		echo "4 KiB-page machine."
 	fi
 }
 
@@ -125,20 +143,22 @@ tunables() {
 	done
 	progress
 	echo
-	printf '%-42s %6s %8s | %9s %5s | %9s %5s\n' "" "" "live" "RssAnon" "" "trimmed" ""
-	printf '%-42s %6s %8s | %9s %5s | %9s %5s\n' settings arenas KiB "KiB" "x" "KiB" "x"
+	# 79 columns: the longest setting is 29 characters.
+	echo "                                         live     RssAnon grown      trimmed"
+	printf '%-29s %6s %8s  %8s %6s  %8s %6s\n' settings arenas KiB "KiB" "x" "KiB" "x"
 	for i in "${!envs[@]}"; do
 		f=$TMPD/t$i label=${envs[$i]:-default}
-		printf '%-42s %6s %8s | %9s %5s | %9s %5s\n' "${label#GLIBC_TUNABLES=}" \
+		printf '%-29s %6s %8s  %8s %6s  %8s %6s\n' "${label#GLIBC_TUNABLES=}" \
 			"$(col "$f" arenas)" $(( $(col "$f" live_after) / 1024 )) \
 			"$(grown "$f" anon_after_kib)" "$(x_live "$(grown "$f" anon_after_kib)" "$(col "$f" live_after)")" \
 			"$(grown "$f" anon_trimmed_kib)" "$(x_live "$(grown "$f" anon_trimmed_kib)" "$(col "$f" live_after)")"
 	done
 	echo
 	echo "Read it: RssAnon is grown over the run (after minus start), before and after"
-	echo "malloc_trim(0) in the same process.  arena_max=1 and =2 (either spelling) cap the"
-	echo "arenas; trim_threshold=0 trims only an arena's top chunk, which the kept blocks"
-	echo "pin, so it changes little; malloc_trim(0) returns the free pages between them."
+	echo "malloc_trim(0) in the same process.  arena_max=1 and =2 (either spelling) cap"
+	echo "the arenas; trim_threshold=0 trims only an arena's top chunk, which the kept"
+	echo "blocks pin, so it changes little; malloc_trim(0) returns the free pages between"
+	echo "them."
 	trim_by_page_size
 	echo "The x columns are measured ratios (KiB resident per KiB live), not targets."
 }
@@ -163,14 +183,14 @@ strace_rows() {
 	done
 	progress
 	echo
-	printf '%-34s %6s %6s %8s %7s %5s | %9s %9s\n' run mmap munmap mprotect madvise brk \
+	printf '%-18s %6s %6s %8s %7s %5s  %9s %9s\n' run mmap munmap mprotect madvise brk \
 		"RssAnon" "trimmed"
 	for i in "${!runs[@]}"; do
 		f=$TMPD/s$i
 		label="${runs[$i]%%|*} ${runs[$i]#*|}"
 		label=${label#GLIBC_TUNABLES=glibc.malloc.}
 		label=${label# }
-		printf '%-34s %6s %6s %8s %7s %5s | %9s %9s\n' "${label:-default}" \
+		printf '%-18s %6s %6s %8s %7s %5s  %9s %9s\n' "${label:-default}" \
 			"$(strace_calls "$f" mmap)" "$(strace_calls "$f" munmap)" "$(strace_calls "$f" mprotect)" \
 			"$(strace_calls "$f" madvise)" "$(strace_calls "$f" brk)" \
 			"$(field "$TMPD/o$i" 'RssAnon after')" "$(field "$TMPD/o$i" 'RssAnon trimmed' | grep . || echo -)"
@@ -180,8 +200,8 @@ strace_rows() {
 	echo "arena's heap is one mmap of 128 MiB of PROT_NONE, trimmed to an aligned 64 MiB"
 	echo "(munmap), then mprotect'ed as it grows; free() hands back a heap's top with"
 	echo "madvise(MADV_DONTNEED) (shrink_heap).  malloc_trim(0) adds one madvise per free"
-	echo "chunk holding a whole page, in every arena (mtrim), and a brk for the main heap's"
-	echo "top (systrim).  The counts under strace are real; its times are not."
+	echo "chunk holding a whole page, in every arena (mtrim), and a brk for the main"
+	echo "heap's top (systrim).  The counts under strace are real; its times are not."
 }
 field() { awk -v l="$2" '{ s = $0; sub(/^ +/, "", s) } index(s, l ":") == 1 {
 	s = substr(s, length(l) + 2); sub(/^ +/, "", s); sub(/ .*/, "", s); print s; exit }' "$1"; }
