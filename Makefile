@@ -348,8 +348,8 @@ gotcha: tests/bin/gotcha
 	@tests/bin/gotcha
 	@echo "Read it: 'unguarded' at one fault a block or fewer means the compiler deleted"
 	@echo "the memset (the one fault is the page malloc writes its header into; none if it"
-	@echo "deleted the whole loop): the 'benchmark' measured nothing.  'guarded' is the loop"
-	@echo "the source describes, every page written, and matches 'expected guarded'."
+	@echo "deleted the whole loop): the 'benchmark' measured nothing.  'guarded' is the"
+	@echo "loop the source describes, every page written, and matches 'expected guarded'."
 
 # ------------------------------------------------------------------ Lab 5
 # yes-table: the size x alignment table with writer and reader on one CPU and

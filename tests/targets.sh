@@ -128,7 +128,7 @@ for t in mmap_max=0 trim_threshold=4294967295 perturb=170; do
 done
 n=$(grep -c '^# glibc ' "$W6.l1t")
 cmp_num "lab1-tunables: the environment header once, not per run" "$n" -eq 1
-widest "lab1-tunables" "$W6.l1t" 100
+widest "lab1-tunables" "$W6.l1t" 80
 
 T6 lab1-strace FRAMES=2 >"$W6.l1s" 2>"$W6.err"
 rc=$?
@@ -150,7 +150,7 @@ n=$(awk '/^=== Summary/ { s = 1; next } s && /s +[0-9]+ +[0-9.]+ +[0-9]+/' "$W6.
 cmp_num "lab1: a summary row per measured run (9)" "$n" -eq 9
 n=$(grep -c '^# glibc ' "$W6.l1")
 cmp_num "lab1: the environment header once" "$n" -eq 1
-widest "lab1" "$W6.l1" 100
+widest "lab1" "$W6.l1" 80
 if grep -q 'hugetlb=1' "$W6.l1" && grep -q 'upper bound' "$W6.l1"; then
 	pass "lab1 step 9: hugetlb=1 runs, and frames calls its prediction an upper bound"
 elif grep -q 'skipped: glibc .* has no glibc.malloc.hugetlb' "$W6.l1"; then
@@ -180,12 +180,12 @@ fi
 T6 lab2 VARIANCE_ITERS=2000 >"$W6.l2" 2>"$W6.err"
 rc=$?
 cmp_num "make lab2 VARIANCE_ITERS=2000 exits 0" "$rc" -eq 0
-widest "lab2" "$W6.l2" 100
+widest "lab2" "$W6.l2" 80
 
 T6 lab2-tunables VARIANCE_ITERS=20000 RUN_DIR="$TMP/l6l2t" >"$W6.l2t" 2>"$W6.err"
 rc=$?
 cmp_num "make lab2-tunables VARIANCE_ITERS=20000 exits 0" "$rc" -eq 0
-widest "lab2-tunables" "$W6.l2t" 100
+widest "lab2-tunables" "$W6.l2t" 80
 n=$(wc -l <"$W6.l2t")
 cmp_num "lab2-tunables: one screen, table included (lines)" "$n" -le 40
 n=$(grep -c '^\$ GLIBC_TUNABLES=glibc.malloc.tcache_count=0' "$W6.l2t")
@@ -217,7 +217,7 @@ fi
 T6 lab4 SCALE=300 >"$W6.l4" 2>"$W6.err"
 rc=$?
 cmp_num "make lab4 SCALE=300 exits 0" "$rc" -eq 0
-widest "lab4" "$W6.l4" 100
+widest "lab4" "$W6.l4" 80
 [ -s "$W6.err" ] && fail "lab4: no progress on stderr when it is not a terminal" "$(head -c 200 "$W6.err")" ||
 	pass "lab4: no progress on stderr when it is not a terminal"
 if pty_ok; then
@@ -235,7 +235,7 @@ fi
 T6 lab4-tunables SCALE=50 >"$W6.l4t" 2>"$W6.err"
 rc=$?
 cmp_num "make lab4-tunables SCALE=50 exits 0" "$rc" -eq 0
-widest "lab4-tunables" "$W6.l4t" 100
+widest "lab4-tunables" "$W6.l4t" 80
 if grep -q '^# set: MALLOC_MMAP_THRESHOLD_' "$W6.l4t" && grep -q '^# set: glibc.malloc.mmap_threshold' "$W6.l4t"; then
 	pass "lab4-tunables: both spellings' '# set:' lines shown"
 else
@@ -248,7 +248,7 @@ else fail "lab4-tunables: from mmap 2, then 0 and 0" "got '$n'"; fi
 T6 lab4-strace SCALE=20 >"$W6.l4s" 2>"$W6.err"
 rc=$?
 cmp_num "make lab4-strace SCALE=20 exits 0" "$rc" -eq 0
-widest "lab4-strace" "$W6.l4s" 100
+widest "lab4-strace" "$W6.l4s" 80
 if strace_ok; then
 	# 5 frames: 34 MiB maps and unmaps each one, 30 MiB only the first.
 	d=$(awk '$1 == "30M" { m = $3; u = $4 } $1 == "34M" { printf "%d %d", $3 - m, $4 - u }' "$W6.l4s")
@@ -260,12 +260,12 @@ fi
 T6 lab5 BYTES=64K >"$W6.l5" 2>"$W6.err"
 rc=$?
 cmp_num "make lab5 BYTES=64K exits 0" "$rc" -eq 0
-widest "lab5" "$W6.l5" 100
+widest "lab5" "$W6.l5" 80
 
 T6 lab5-tunables BYTES=64K >"$W6.l5t" 2>"$W6.err"
 rc=$?
 cmp_num "make lab5-tunables BYTES=64K exits 0" "$rc" -eq 0
-widest "lab5-tunables" "$W6.l5t" 100
+widest "lab5-tunables" "$W6.l5t" 80
 n=$(grep -c '^# set: glibc.malloc.mmap_threshold=4096' "$W6.l5t")
 cmp_num "lab5-tunables: both tuned runs name mmap_threshold=4096" "$n" -eq 2
 # With top_pad=0 the heap top is never big enough: every buffer of 4 KiB
@@ -278,7 +278,7 @@ else fail "lab5-tunables: + top_pad=0, every buffer >= 4 KiB at page + 16" "$n s
 T6 lab5-strace BYTES=64K >"$W6.l5s" 2>"$W6.err"
 rc=$?
 cmp_num "make lab5-strace BYTES=64K exits 0" "$rc" -eq 0
-widest "lab5-strace" "$W6.l5s" 100
+widest "lab5-strace" "$W6.l5s" 80
 if strace_ok; then
 	# 64 KiB in 4 KiB writes is 16 calls, in 16 KiB writes 4: the rest
 	# (the report, the reader's tally) is the same in both runs.

@@ -43,16 +43,9 @@ need_built threads
 leftover_settings "the default runs"
 mkdir -p "$OUT" || exit 1
 
-# say TEXT: the command as a student would type it.  Under CSV=1 stdout is
-# the CSV, so commands go to stderr.  Lines over 98 columns break before
-# ./threads.
-say() {
-	local line="\$ $*"
-	if [ "${#line}" -gt 98 ] && [[ $line == *" ./threads "* ]]; then
-		line="${line%% ./threads *} \\"$'\n'"    ./threads ${line#* ./threads }"
-	fi
-	if [ "$CSV" = 1 ]; then printf '%s\n' "$line" >&2; else printf '%s\n' "$line"; fi
-}
+# say WORDS...: the command as a student would type it, in 78 columns
+# (show_cmd).  Under CSV=1 stdout is the CSV, so commands go to stderr.
+say() { if [ "$CSV" = 1 ]; then show_cmd "$@" >&2; else show_cmd "$@"; fi; }
 
 note() { if [ "$CSV" = 1 ]; then printf '%s\n' "$*" >&2; else printf '%s\n' "$*"; fi; }
 
@@ -127,16 +120,28 @@ args() {
 	esac
 }
 
-row() {         # row FILE LABEL
+# The table is two, so each fits 80 columns: the counts, then the times.
+COUNT_COLS='%-16s %3s %9s %7s %7s %9s %6s %7s\n'
+TIME_COLS='%-16s %3s %9s %10s %8s %8s\n'
+
+count_row() {   # count_row FILE LABEL
 	local f=$1
-	printf '%-16s %3s %8s %7s %7s %8s %6s %7s %8s %6s %6s %5s\n' "$2" \
+	# shellcheck disable=SC2059
+	printf "$COUNT_COLS" "$2" \
 		"$(col "$f" threads)" "$(col "$f" requests)" "$(col "$f" avg_request)" \
 		"$(col "$f" mmapped)" "$(col "$f" minor_faults)" \
 		"$(calc "printf \"%.1f\", $(col "$f" minor_faults) / $(col "$f" requests)")" \
+		"$(col "$f" tlb_shootdowns)"
+}
+
+time_row() {    # time_row FILE LABEL
+	local f=$1
+	# shellcheck disable=SC2059
+	printf "$TIME_COLS" "$2" "$(col "$f" threads)" \
 		"$(calc "printf \"%.3f\", $(col "$f" time_s)")" \
 		"$(calc "printf \"%.1f\", $(col "$f" us_per_request)")" \
 		"$(calc "printf \"%.2f\", $(col "$f" user_s)")" \
-		"$(calc "printf \"%.2f\", $(col "$f" sys_s)")" "$(col "$f" tlb_shootdowns)"
+		"$(calc "printf \"%.2f\", $(col "$f" sys_s)")"
 }
 
 # speedup ID: one line of the speed-up section, and its caveats.  Each run
@@ -194,7 +199,8 @@ table() {
 	local lw=$LIVE id t r quiet sides=1 f
 	[ "$N" -gt 1 ] && sides="1 $N" && lw=$((LIVE / N))
 	STEPS=$(( (6 + 3 * (REPEATS - 1)) * (N > 1 ? 2 : 1) ))
-	note "# weak scaling: every thread keeps $lw bytes live and replays the same requests"
+	note "# weak scaling: every thread keeps $lw bytes live and replays the"
+	note "# same requests"
 	for r in $(seq 1 "$REPEATS"); do
 		quiet=0
 		[ "$r" -gt 1 ] && quiet=1
@@ -241,34 +247,44 @@ render() {
 	header
 	echo "# timed part only: the threads are started and the live set built before it"
 	echo "# (first repeat); TLB = TLB-shootdown interrupts during it (system-wide)"
-	printf '%-16s %3s %8s %7s %7s %8s %6s %7s %8s %6s %6s %5s\n' case thr requests \
-		'avg B' mmapped faults 'f/req' 'time s' 'us/req' 'user s' 'sys s' TLB
+	# shellcheck disable=SC2059
+	printf "$COUNT_COLS" case thr requests 'avg B' mmapped faults 'f/req' TLB
 	for t in $sides; do
 		for id in $CASES; do
-			row "$OUT/$id-$t-1.csv" "$(label "$id")"
+			count_row "$OUT/$id-$t-1.csv" "$(label "$id")"
 		done
 	done
 	echo
-	echo "# ratios a request in the first repeat (16 MiB and tuned make COUNT_FAST requests)"
+	# shellcheck disable=SC2059
+	printf "$TIME_COLS" case thr 'time s' 'us/req' 'user s' 'sys s'
 	for t in $sides; do
-		printf '  %2s thr: pre-2.5 / 16 MiB: %sx the time, %sx the faults; pre-2.5 / tuned: %sx' \
+		for id in $CASES; do
+			time_row "$OUT/$id-$t-1.csv" "$(label "$id")"
+		done
+	done
+	echo
+	echo "# ratios a request in the first repeat (16 MiB and tuned make COUNT_FAST"
+	echo "# requests)"
+	for t in $sides; do
+		printf '  %2s thr: pre-2.5 / 16 MiB: %sx the time, %sx the faults;\n' \
 			"$t" "$(ratio "$(per_req "$OUT/l-old-$t-1.csv" time_s)" "$(per_req "$OUT/l-16M-$t-1.csv" time_s)")" \
-			"$(ratio "$(per_req "$OUT/l-old-$t-1.csv" minor_faults)" "$(per_req "$OUT/l-16M-$t-1.csv" minor_faults)")" \
+			"$(ratio "$(per_req "$OUT/l-old-$t-1.csv" minor_faults)" "$(per_req "$OUT/l-16M-$t-1.csv" minor_faults)")"
+		printf '          pre-2.5 / tuned: %sx the faults\n' \
 			"$(ratio "$(per_req "$OUT/l-old-$t-1.csv" minor_faults)" "$(per_req "$OUT/l-tun-$t-1.csv" minor_faults)")"
-		echo " the faults"
 	done
 	if [ "$N" -gt 1 ]; then
 		echo
-		echo "# speed-up from 1 to $N threads: requests per second at $N over that at 1, weak scaling"
-		echo "# (each thread: $lw bytes live, $COUNT_LARGE requests, 16 MiB and tuned $COUNT_FAST,"
-		echo "# the same in every thread; $N threads do $N times the work of 1, so $N would be"
-		echo "# perfect). min-max over $REPEATS pair(s) of runs, then faults per request and CPUs"
-		echo "# kept busy ((user + sys) / time) at 1 | $N threads:"
+		echo "# speed-up from 1 to $N threads: requests per second at $N over that at 1,"
+		echo "# weak scaling (each thread: $lw bytes live, $COUNT_LARGE requests, 16 MiB and"
+		echo "# tuned $COUNT_FAST, the same in every thread; $N threads do $N times the work"
+		echo "# of 1, so $N would be perfect).  min-max over $REPEATS pair(s) of runs, then"
+		echo "# faults per request and CPUs kept busy ((user + sys) / time) at 1 | $N threads:"
 		for id in $REPEATED; do
 			speedup "$id"
 		done
 	fi
-	echo "# every run as CSV: $OUT/bug1541.csv (CSV=1 prints it instead of the table)"
+	echo "# every run as CSV: $OUT/bug1541.csv"
+	echo "# (CSV=1 prints it instead of the table)"
 }
 
 # --------------------------------------------------------------- tunables
@@ -290,15 +306,16 @@ tunables() {
 		"${live[@]}" --stats --mode tuned "${w[@]}"
 	echo
 	header
-	printf '%-30s %8s %6s %7s %7s %6s  %s\n' run faults f/req mmapped 'time s' 'sys s' \
-		"vs tuned's faults"
+	# 79 columns: the longest run's name is 29 characters.
+	printf '%-29s %8s %6s %7s %7s %6s  %8s\n' run faults f/req mmapped 'time s' 'sys s' \
+		"vs tuned"
 	local tf d
 	tf=$(field "$OUT/t-tuned" 'minor faults')
 	for f in t-tuned:"tuned (mallopt inside)" t-env:"default + GLIBC_TUNABLES" \
 		t-alias:"default + MALLOC_*_ variables" t-default:"default, nothing set"; do
 		d=$(calc "t = $tf + 0; g = $(field "$OUT/${f%%:*}" 'minor faults') + 0;
 			if (t > 0) printf \"%+.2f%%\", (g - t) * 100 / t")
-		printf '%-30s %8s %6s %7s %7s %6s  %s\n' "${f#*:}" \
+		printf '%-29s %8s %6s %7s %7s %6s  %8s\n' "${f#*:}" \
 			"$(field "$OUT/${f%%:*}" 'minor faults')" "$(field "$OUT/${f%%:*}" faults/request)" \
 			"$(field "$OUT/${f%%:*}" mmapped)" "$(field "$OUT/${f%%:*}" time)" \
 			"$(field "$OUT/${f%%:*}" 'sys time')" "$d"
@@ -306,7 +323,7 @@ tunables() {
 	for f in t-env t-alias; do
 		d=$(calc "t = $tf + 0; g = $(field "$OUT/$f" 'minor faults') + 0;
 			d = g > t ? g - t : t - g; print (t > 0 && d <= t / 100) ? \"within\" : \"NOT within\"")
-		printf '  %-15s %s 1%% of tuned'"'"'s faults (%s)\n' \
+		printf '  %-15s %s 1%% of tuned'"'"'s faults\n                  (%s)\n' \
 			"$([ "$f" = t-env ] && echo GLIBC_TUNABLES: || echo MALLOC_*_:)" "$d" \
 			"$(sed -n 's/^  mmap threshold: *\([0-9]*\) (pinned by \([^:]*\):.*/threshold \1 from \2/p' \
 				"$OUT/$f")"
@@ -319,8 +336,9 @@ tunables() {
 			"$(field "$OUT/${f%%:*}" 'user time')" "$(field "$OUT/${f%%:*}" 'sys time')" \
 			"$(field "$OUT/${f%%:*}" waits)"
 	done
-	echo "# arenas: malloc_info()'s count (the main thread's arena included); waits: voluntary"
-	echo "# context switches, a thread blocking (here: on the one arena's lock, a futex)"
+	echo "# vs tuned: a run's faults against tuned's; arenas: malloc_info()'s count"
+	echo "# (the main thread's arena included); waits: voluntary context switches, a"
+	echo "# thread blocking (here: on the one arena's lock, a futex)"
 }
 
 # ----------------------------------------------------------------- strace
@@ -336,8 +354,8 @@ strace_table() {
 	STEPS=3
 	for mode in pre25 default tuned; do
 		STEP=$((STEP + 1))
-		printf '$ strace -f -c -e trace=%s \\\n    -o %s ./threads %s\n' "$CALLS" \
-			"$OUT/$mode.strace" "${live[*]:+${live[*]} }--mode $mode 1280000 $count $N"
+		show_cmd strace -f -c -e trace="$CALLS" -o "$OUT/$mode.strace" \
+			./threads "${live[@]}" --mode "$mode" 1280000 "$count" "$N"
 		progress "[$STEP/$STEPS] strace ./threads --mode $mode"
 		"$STRACE" -f -c -e trace=$CALLS -o "$OUT/$mode.strace" \
 			./threads "${live[@]}" --mode "$mode" 1280000 "$count" "$N" \
