@@ -211,8 +211,10 @@ table() {
 			done
 		done
 	done
-	[ "$REPEATS" -gt 1 ] && note "# then the 1280000 pre-2.5, 16 MiB and tuned pairs again:" \
-		"$REPEATS runs of each (REPEATS)"
+	if [ "$REPEATS" -gt 1 ]; then
+		note "# then the 1280000 pre-2.5, 16 MiB and tuned pairs again: $REPEATS runs"
+		note "# of each (REPEATS)"
+	fi
 	render
 }
 
@@ -278,7 +280,8 @@ render() {
 		echo "# weak scaling (each thread: $lw bytes live, $COUNT_LARGE requests, 16 MiB and"
 		echo "# tuned $COUNT_FAST, the same in every thread; $N threads do $N times the work"
 		echo "# of 1, so $N would be perfect).  min-max over $REPEATS pair(s) of runs, then"
-		echo "# faults per request and CPUs kept busy ((user + sys) / time) at 1 | $N threads:"
+		echo "# faults per request and CPUs kept busy ((user + sys) / time)"
+		echo "# at 1 | $N threads:"
 		for id in $REPEATED; do
 			speedup "$id"
 		done
