@@ -281,7 +281,7 @@ count_rows() {
 	progress
 }
 
-# One table of everything the walkthrough measured, in 100 columns.
+# One table of everything the walkthrough measured, in 80 columns.
 summary() {
 	local have_strace=0 row name label
 	strace_works && have_strace=1
