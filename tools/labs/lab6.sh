@@ -4,8 +4,8 @@
 # printed before it runs, exactly as a student would type it.
 #   table     1, 2, 4, ... MAX_THREADS threads, three runs each: glibc's
 #             defaults, MALLOC_ARENA_MAX=2, and the defaults with
-#             malloc_trim(0) after the burst; one table of resident memory
-#             against the bytes live
+#             malloc_trim(0) after the burst; two tables: resident memory
+#             against the bytes live, then the arenas and x live
 #   tunables  8 threads (or MAX_THREADS, if fewer) under arena_max=1 and =2
 #             (GLIBC_TUNABLES and MALLOC_ARENA_MAX), trim_threshold=0, and
 #             --trim, each with its RssAnon before and after malloc_trim(0)
