@@ -55,6 +55,20 @@ fx_munmap_fails() {
 }
 fx_munmap_fails 16k 2 "more than the loader's pieces can differ by"
 fx_munmap_fails 64k 1 "no loader pieces at 64 KiB pages"
+# A difference below 0 is the loader too (the 2-frame run unmapped one
+# piece more): -1 passes at 16 KiB pages, -2 is "a count cannot be negative".
+f=tests/fixtures/arm64-6.12-16k/submission-frames2.txt
+base=$(tools/grade.sh "$f" | awk '$2 == "lab1.tune-malloc" && $3 == "munmap/2frames" { print $4 }')
+for d in -1 -2; do
+	fx_munmap "$f" lab1.tune-malloc.strace4 $((d - ${base:-0})) >"$TMP/fx_m.txt"
+	want=$([ "$d" = -1 ] && echo PASS || echo FAIL)
+	if tools/grade.sh "$TMP/fx_m.txt" | grep -q "^$want  lab1\.tune-malloc  *munmap/2frames  *$d "; then
+		pass "fixture arm64 16k: Lab 1's munmap difference $d: $want"
+	else
+		fail "fixture arm64 16k: Lab 1's munmap difference $d: $want" \
+			"$(tools/grade.sh "$TMP/fx_m.txt" | grep -A1 'tune-malloc  *munmap/2frames')"
+	fi
+done
 # Lab 2's forced-mmap munmap count (the run at VARIANCE_ITERS minus the
 # run at 1) has the same slack: a make kernels guest at 4 KiB pages showed
 # one piece more in one run.  +1 passes, naming the loader; +2 fails; at
