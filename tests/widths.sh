@@ -113,5 +113,8 @@ for f in results/*.txt; do
 	case " $W8_EXCEPTIONS " in
 	*" $f "*) skip "$f: 100 columns" "CSV records for the grader, not for reading"; continue ;;
 	esac
-	cmp_num "$f fits 100 columns" "$(awk '{ if (length > m) m = length } END { print m + 0 }' "$f")" -le 100
+	# Kept whole, not folded: the command a recording ran (its first line)
+	# and a compiler command make echoed (make kernels builds for arm64).
+	cmp_num "$f fits 100 columns (bar its command and compiler lines)" \
+		"$(awk '!/^# recorded by / && !/ -std=gnu11 .* -o / { if (length > m) m = length } END { print m + 0 }' "$f")" -le 100
 done

@@ -23,7 +23,7 @@
 # and of Asahi Linux); arm64-64k, a 6.12 with 64 KiB pages (RHEL's
 # kernel-64k, Ampere servers) that no Debian suite ships: build-64k makes
 # it from trixie's linux-source-6.12, tinyconfig and
-# tools/platforms/kernel-64k.config (about 5 minutes on 2 CPUs).  The
+# tools/platforms/kernel-64k.config (tens of minutes on 2 CPUs).  The
 # default is every one this machine can boot: the arm64 ones need
 # qemu-system-aarch64, the arm64 cross compiler and cpio, the 64K one its
 # cached build; each one left out is named on stderr.
