@@ -48,7 +48,7 @@
 #   make build32              the labs as 32-bit x86 programs, in build/m32/
 #   make build-arm64          the labs cross-built for arm64, in build/arm64/
 #   make sanitize             the labs under ASan+UBSan and TSan (gcc, clang)
-#   make test                 the kit's quick checks (about a minute); ends
+#   make test                 the kit's quick checks (a minute or two); ends
 #                             "N passed, M failed, K skipped"
 #   make test-all             every check, the doors README names too (CI;
 #                             about 15 minutes)
@@ -414,7 +414,7 @@ clean-plot:
 
 # ------------------------------------------------------------------ tests
 # A 2.31 build, once made, is kept up to date for tests/glibc-versions.sh.
-# make test: the quick tier (about a minute); make test-all: every check
+# make test: the quick tier (a minute or two); make test-all: every check
 # (CI; minutes).  T=NAME runs tests/NAME.sh alone, whole (T="lab1 lab4":
 # those two); each word reaches tests/run.sh quoted, as data.
 .PHONY: test-all

@@ -228,7 +228,7 @@ fi
 
 # Two tiers.  TEST_TIER=quick (make test): each lab's counts against its
 # model, the parsers, bad input, the grader on one honest submission: what
-# says this machine and this build work, in about a minute.  TEST_TIER=all
+# says this machine and this build work, in a minute or two.  TEST_TIER=all
 # (make test-all, CI; the default, and whenever a file is named with T=):
 # every check, the doors README tells people to type among them.
 # full_only WHAT: in the quick tier the rest of this file is make
