@@ -94,9 +94,11 @@ total=${#names[@]} next=0 running=0 shown=0
 declare -A finished=() pids=()
 # Started first: the files that wait for the shared submission, so it is
 # made while the rest run; then the others in the order they are shown.
-order=()
-for ((j = 0; j < total; j++)); do grep -q shared_submission "tests/${names[$j]}.sh" && order+=("$j"); done
-for ((j = 0; j < total; j++)); do grep -q shared_submission "tests/${names[$j]}.sh" || order+=("$j"); done
+first=() rest=()
+for ((j = 0; j < total; j++)); do
+	if grep -q shared_submission "tests/${names[$j]}.sh"; then first+=("$j"); else rest+=("$j"); fi
+done
+order=(${first[@]+"${first[@]}"} ${rest[@]+"${rest[@]}"})
 while [ "$shown" -lt "$total" ]; do
 	while [ "$running" -lt "$TEST_JOBS" ] && [ "$next" -lt "$total" ]; do
 		run_file "${order[$next]}"

@@ -266,21 +266,22 @@ function check_commands(step,    i, got, e, bad) {
 # 2-frame run).
 # munmap: the loader's own start-up pieces (loader_model()) may differ
 # between the two runs by LD_HI - LD_LO; the why line says so.
-function check_sc(base, call, want,    s2, s4, tol) {
+function check_sc(base, call, want,    s2, s4) {
 	s2 = base ".strace2"; s4 = base ".strace4"
 	if (!HAVE_STRACE) { out("ENV", base, call "/2frames", "-", want, "exact", 1, NOSTRACE); return }
 	if (!(s2 in HAVESC) || !(s4 in HAVESC)) { out("FAIL", base, call "/2frames", "missing", want, "exact", 1, "no strace record"); return }
-	tol = (call == "munmap") ? loader_slack() : 0
-	check(s4, s4, call "/2frames", SC[s4, call] - SC[s2, call], want, tol, 1, "alloc")
-	CHECK_WHY = ""; NEG_SLACK = 0
+	if (call == "munmap") check_munmap_diff(s4, s4, call "/2frames", SC[s4, call] - SC[s2, call], want)
+	else check(s4, s4, call "/2frames", SC[s4, call] - SC[s2, call], want, 0, 1, "alloc")
 }
-# loader_slack: how far two runs' munmap counts may differ by the loader
-# alone (loader_model()), its reason set in CHECK_WHY when not 0, and
-# NEG_SLACK: how far below 0 their difference may then go.
-function loader_slack(    tol) {
-	tol = NEG_SLACK = LD_HI - LD_LO
-	CHECK_WHY = tol ? "the loader unmaps " LD_LO " or " LD_HI " pieces of libc's " LD_ALIGN "-byte-aligned segments in each run" : ""
-	return tol
+# check_munmap_diff STEP KEY CHECK GOT WANT: GOT, two runs' munmap counts
+# subtracted, against WANT give or take the loader's own pieces
+# (loader_model()): the why line names them, and the difference may fall
+# below 0 by as much (NEG_SLACK, read by check()).
+function check_munmap_diff(step, key, chk, got, want) {
+	NEG_SLACK = LD_HI - LD_LO
+	CHECK_WHY = NEG_SLACK ? "the loader unmaps " LD_LO " or " LD_HI " pieces of libc's " LD_ALIGN "-byte-aligned segments in each run" : ""
+	check(step, key, chk, got, want, NEG_SLACK, 1, "alloc")
+	CHECK_WHY = ""; NEG_SLACK = 0
 }
 
 # ------------------------------------------------ the heap, page by page
@@ -572,8 +573,7 @@ function check_variance_mmap(s,    k, n1, nN) {
 	k = nN "/malloc 1 MiB (forced mmap)"
 	if (!(n1 in HAVESC)) delete ROW[k]
 	check(nN, k, "mmap_calls", SC[nN, "mmap"] - SC[n1, "mmap"], VI - 1, 0, 1, "alloc")
-	check(nN, k, "munmap_calls", SC[nN, "munmap"] - SC[n1, "munmap"], VI - 1, loader_slack(), 1, "alloc")
-	CHECK_WHY = ""; NEG_SLACK = 0
+	check_munmap_diff(nN, k, "munmap_calls", SC[nN, "munmap"] - SC[n1, "munmap"], VI - 1)
 }
 
 # Lab 3: pre25 pins the threshold at 128 KiB: every request whose chunk
