@@ -246,3 +246,18 @@ if awk '
 else
 	fail "lab1 step 8: noise flags agree with the ranges" "$(sed -n '/median of/,$p' "$TMP/step8.out")"
 fi
+
+# make run, set-up's first command, as typed (with FRAMES given: 1): every
+# step, the summary at those frames, step 8 at 3 rounds where step 8 alone
+# (as make lab1 runs it) took 5 above.
+make --no-print-directory -s run FRAMES=1 RUN_DIR="$TMP/setup" >"$TMP/setup.out" 2>/dev/null
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^  median of 3, range in ( )$' "$TMP/setup.out" &&
+   grep -q '^  median of 5, range in ( )$' "$TMP/step8.out" &&
+   [ "$(grep -c '^=== Step [1-9]:' "$TMP/setup.out")" -eq 9 ] &&
+   grep -q '^=== Summary (measured on .*, 1 frames)$' "$TMP/setup.out"; then
+	pass "make run FRAMES=1: nine steps, step 8 at 3 rounds, the summary at 1 frame"
+else
+	fail "make run FRAMES=1: nine steps, 3 rounds, the summary" \
+		"exit $rc; $(grep -E '^(=== |  median)' "$TMP/setup.out" | tr '\n' ';')"
+fi

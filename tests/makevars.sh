@@ -39,6 +39,18 @@ for c in "test|quick|" "test-all|all|" "test T=lab5|all| 'lab5'"; do
 		fail "make $t: tests/run.sh in the $tier tier" "$("${MK[@]}" -n $t 2>&1 | tail -n 2)"
 	fi
 done
+# make run is the walkthrough short (20 frames) unless FRAMES is given, on
+# the command line or from the environment; make lab1 is all of it.
+for c in "|run|20|short" "|run FRAMES=7|7|short" "FRAMES=7|run|7|short" "|lab1|100|table"; do
+	IFS='|' read -r e t want mode <<<"$c"
+	# shellcheck disable=SC2086 # the environment, target and knob are words
+	if env $e "${MK[@]}" -n $t 2>/dev/null |
+		grep -qx "FRAMES='$want' RUN_DIR='.run' tools/labs/lab1.sh $mode"; then
+		pass "${e:+$e }make $t: lab1.sh $mode at $want frames"
+	else
+		fail "${e:+$e }make $t: lab1.sh $mode at $want frames" "$(env $e "${MK[@]}" -n $t 2>&1 | tail -n 2)"
+	fi
+done
 mk_refused "make test T='lab5; touch ...': a name run.sh refuses, nothing ran" \
 	"no test file tests/lab5;\.sh" test T="lab5; touch $TMP/PWNED"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# tools/labs/lab1.sh table|tunables|strace|all|STEP... - Lab 1's
+# tools/labs/lab1.sh table|short|tunables|strace|all|STEP... - Lab 1's
 # walkthrough, as `make lab1` (table: all nine steps and the summary),
+# `make run` (short: the same at 20 frames, step 8 at 3 rounds, for set-up),
 # `make lab1-tunables` (steps 3, 4, 6 and 9: the policy from outside),
 # `make lab1-strace` (step 2) and `make stepN` run it.  Every command is printed
 # before it runs, exactly as a student would type it; outputs are kept in
@@ -8,23 +9,28 @@
 # printed once, at the top; each run then shows only its own "# set:" and
 # "# warning:" lines (the settings the step makes, and anything that
 # changes the lesson).
-# FRAMES=N shortens every run (default 100).  The first failed run stops
-# the walkthrough with its reason and a non-zero exit.
+# FRAMES=N shortens every run (default 100, short 20).  The first failed
+# run stops the walkthrough with its reason and a non-zero exit.
 set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tools/lib/lib.sh
 prog=lab1
+# Step 8's rounds: a median of 3 outlasts one noisy round, of 5 two.
+ROUNDS=5
+if [ "${1:-}" = short ]; then
+	FRAMES=${FRAMES:-20} ROUNDS=3
+fi
 FRAMES=${FRAMES:-100}
 OUT=${RUN_DIR:-.run}
 
-usage() { echo "usage: tools/labs/lab1.sh table|tunables|strace|all|STEP... (STEP: 1 to 9)"; }
+usage() { echo "usage: tools/labs/lab1.sh table|short|tunables|strace|all|STEP... (STEP: 1 to 9)"; }
 
 # Every knob and argument is checked before anything runs.
 [[ $FRAMES =~ ^[1-9][0-9]{0,6}$ ]] && [ "$FRAMES" -le 1000000 ] ||
 	bad_usage "FRAMES wants a whole number from 1 to 1000000, not '$FRAMES'"
 [ $# -gt 0 ] || set -- all
 case $* in
-table) set -- all ;;
+table | short) set -- all ;;
 tunables) set -- 3 4 6 9 ;;
 strace) set -- 2 ;;
 esac
@@ -159,7 +165,6 @@ step7() {
 	     "reused block in full.  Untuned, calloc() costs nothing extra."
 }
 
-ROUNDS=5
 step8() {
 	heading 8 "the benchmark: default vs tuned calloc vs the allocate-once floor"
 	echo "  $ROUNDS rounds, interleaved so that noise hits every variant alike; each"

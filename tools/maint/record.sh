@@ -88,7 +88,7 @@ record_lab() {
 	done
 }
 
-usage() { echo "usage: $0 $(lab_rows | awk '{ printf "%s|", $1 }')class|matrix|kernels|kernels-arm64|submission..."; }
+usage() { echo "usage: $0 $(lab_rows | awk '{ printf "%s|", $1 }')setup|class|matrix|kernels|kernels-arm64|submission..."; }
 rows=$(lab_rows) || exit 1
 for target in "$@"; do
 	row=$(printf '%s\n' "$rows" | awk -v t="$target" '$1 == t')
@@ -97,6 +97,9 @@ for target in "$@"; do
 		continue
 	fi
 	case $target in
+	# make run, set-up's first command, on this machine (its # took line is
+	# what README's set-up quotes).
+	setup) record setup-run make --no-print-directory run ;;
 	# The 50-minute class of README's "For instructors", each command timed.
 	class) record class-plan tools/maint/record.sh --class-plan ;;
 	# Lab 1 and Lab 4 under glibc 2.31, 2.36, 2.41 and the newest (fetched once).
