@@ -212,7 +212,10 @@ knob_args = $(strip $(foreach k,$(1),$(if $(call knob_value,$(k)),$(k)=$(call sh
 # print those settings as warnings: tools/include/env.h).
 LEFTOVER = . tools/lib/lib.sh && prog=$@ && leftover_settings $(call shq,$(1))
 LEFTOVER_TARGETS = variance-hist variance-history variance-threads variance-mlock gotcha plots
-$(LEFTOVER_TARGETS): export MALLOC_LABS_INHERITED := $(shell . tools/lib/lib.sh && inherited_settings)
+# (Looked up once, and only when one of them runs: a `:=` here would run
+# the shell once per target every time make starts.)
+inherited = $(eval inherited := $$(shell . tools/lib/lib.sh && inherited_settings))$(inherited)
+$(LEFTOVER_TARGETS): export MALLOC_LABS_INHERITED = $(inherited)
 
 # ------------------------------------------------------- graders, results/
 # submit: one file in submissions/ (gitignored) for tools/grade.sh.  Its own

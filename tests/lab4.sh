@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh" || exit 1
 
 L4N=50
-[ "$TEST_TIER" = quick ] && L4N=10      # every model below holds for any L4N >= 3
+[ "$TEST_TIER" = quick ] && L4N=5       # every model below holds for any L4N >= 3
 PAGE=$(getconf PAGESIZE)
 l4pages() { echo $(( ($1 + 16 + PAGE - 1) / PAGE )); }
 l4run() { # NAME SIZE [VAR=value...]

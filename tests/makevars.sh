@@ -109,15 +109,6 @@ else
 	skip "make submit on a host named (none)" "needs root and unshare --uts to rename the host"
 fi
 
-# The run's shared submission (tests/lib.sh) was made by make submit
-# STUDENT=tester OUT=... FRAMES=2 ...: the name, the file and the knobs got
-# through.
-if shared_submission && grep -qx 'student: tester' "$SUB" && grep -qx 'frames: 2' "$SUB" &&
-   grep -qx "submission: $SUB" "$(dirname "$SUB")/sub.out"; then
-	pass "make -s submit STUDENT=tester OUT=... FRAMES=2 ...: the file, at those knobs, for tester"
-else
-	fail "make -s submit STUDENT=tester OUT=... FRAMES=2 ..." "${SUB_WHY:-$(grep -E '^(student|frames):' "$SUB")}"
-fi
 full_only "the pre-commit hook's make submit, exactly"
 
 # The pre-commit hook's command, exactly: small knobs still make a file.

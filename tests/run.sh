@@ -13,7 +13,8 @@
 # once for every file.  TEST_TIER=quick (make test) leaves each file's
 # longer checks to TEST_TIER=all (make test-all, the default here): see
 # full_only in tests/lib.sh.  Files that ask share one submission made
-# through make (shared_submission), made once in this run's directory.
+# through make (shared_submission), made once in this run's directory by
+# tests/submission.sh, started first.
 set -u -o pipefail
 cd "$(dirname "$0")/.." || exit 1
 . tools/lib/lib.sh
@@ -92,13 +93,16 @@ show_file() {
 ./frames --env 2>/dev/null || echo "# (./frames --env failed)"
 total=${#names[@]} next=0 running=0 shown=0
 declare -A finished=() pids=()
-# Started first: the files that wait for the shared submission, so it is
-# made while the rest run; then the others in the order they are shown.
-first=() rest=()
+# Started first: tests/submission.sh, which makes the shared submission
+# (half a minute of one CPU) while the other files run beside it; last:
+# the files that read it, so that none holds a slot waiting for it.
+first=() rest=() last=()
 for ((j = 0; j < total; j++)); do
-	if grep -q shared_submission "tests/${names[$j]}.sh"; then first+=("$j"); else rest+=("$j"); fi
+	if [ "${names[$j]}" = submission ]; then first+=("$j")
+	elif grep -q shared_submission "tests/${names[$j]}.sh"; then last+=("$j")
+	else rest+=("$j"); fi
 done
-order=(${first[@]+"${first[@]}"} ${rest[@]+"${rest[@]}"})
+order=(${first[@]+"${first[@]}"} ${rest[@]+"${rest[@]}"} ${last[@]+"${last[@]}"})
 while [ "$shown" -lt "$total" ]; do
 	while [ "$running" -lt "$TEST_JOBS" ] && [ "$next" -lt "$total" ]; do
 		run_file "${order[$next]}"

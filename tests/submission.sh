@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# tests/submission.sh - make submit, as a student types it, writes the
+# file for that student at the knobs typed.  Under tests/run.sh this file
+# makes the run's shared submission (tests/lib.sh: shared_submission),
+# started first while the files that read it (grade, fixtures) wait at the
+# end of the order; alone, it makes its own.
+. "$(dirname "$0")/lib.sh" || exit 1
+
+# make -s submit STUDENT=tester OUT=... FRAMES=2 ...: the name, the file
+# and the knobs got through.
+if shared_submission && grep -qx 'student: tester' "$SUB" && grep -qx 'frames: 2' "$SUB" &&
+   grep -qx "submission: $SUB" "$(dirname "$SUB")/sub.out"; then
+	pass "make -s submit STUDENT=tester OUT=... FRAMES=2 ...: the file, at those knobs, for tester"
+else
+	fail "make -s submit STUDENT=tester OUT=... FRAMES=2 ..." "${SUB_WHY:-$(grep -E '^(student|frames):' "$SUB")}"
+fi
