@@ -498,7 +498,8 @@ clean:
 # 2.36, 2.39, 2.41 and the newest, one table; FRAMES a step (default 4 here,
 # not 100).  2.35 and 2.39 come from ../shared/glibc (tools/platforms/glibc.sh).
 OLD_GLIBC_CC ?= gcc
-MULTIARCH    := $(shell $(OLD_GLIBC_CC) -print-multiarch 2>/dev/null)
+# (Asked once, and only when a 2.31 binary is built.)
+MULTIARCH    = $(eval MULTIARCH := $$(shell $(OLD_GLIBC_CC) -print-multiarch 2>/dev/null))$(MULTIARCH)
 OLD_LABS     := $(addprefix build/glibc-2.31/,$(LABS))
 .PHONY: glibc-2.31 matrix kernels
 glibc-2.31: $(OLD_LABS)

@@ -69,13 +69,23 @@ trap tests_finish EXIT
 # say STATUS TEXT: "STATUS  TEXT" in lines of at most 100 columns, a long
 # text folded at a blank and carried on under itself (never cut).
 say() {
-	printf '%s\n' "$2" | awk -v st="$1" '{
-		line = sprintf("%-8s", st); w = 8; n = split($0, word, " ")
-		for (i = 1; i <= n; i++) {
-			if (w > 8 && w + 1 + length(word[i]) > 100) { print line; line = "        "; w = 8 }
-			line = line (w > 8 ? " " : "") word[i]; w += (w > 8 ? 1 : 0) + length(word[i])
-		}
-		print line }'
+	# Bash alone (no awk a check): a run reports hundreds of checks, and a
+	# process costs milliseconds on a VM.
+	local IFS=$' \t\n' text line w word words
+	while IFS= read -r text; do
+		printf -v line '%-8s' "$1"
+		w=8
+		read -r -a words <<<"$text"
+		for word in ${words[@]+"${words[@]}"}; do
+			if [ "$w" -gt 8 ] && [ $((w + 1 + ${#word})) -gt 100 ]; then
+				printf '%s\n' "$line"
+				line='        ' w=8
+			fi
+			[ "$w" -gt 8 ] && line+=" " w=$((w + 1))
+			line+=$word w=$((w + ${#word}))
+		done
+		printf '%s\n' "$line"
+	done <<<"$2"
 }
 pass() { PASSED=$((PASSED + 1)); say ok "$1"; : >"$TMP/.mark"; }
 skip() { SKIPPED=$((SKIPPED + 1)); say skip "$1 ($2)"; : >"$TMP/.mark"; }
