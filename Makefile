@@ -224,9 +224,8 @@ $(LEFTOVER_TARGETS): export MALLOC_LABS_INHERITED = $(inherited)
 # reference: the only target that writes results/ (the reference outputs and
 # a graded reference submission), so ordinary runs never change tracked
 # files.  LABS_TO_RECORD picks some labs (`setup` is make run); `kernels`
-# and `kernels-arm64`
-# (make kernels, amd64 and arm64: tens of minutes under qemu) are recorded
-# only when named there.  `results` is its old name.
+# and `kernels-arm64` (make kernels, amd64 and arm64: tens of minutes under
+# qemu) are recorded only when named there.  `results` is its old name.
 LABS_TO_RECORD ?= setup lab1 lab2 lab3 lab4 lab5 lab6 submission
 # A value a recipe writes into its command is single-quoted by shq:
 # FILE='a;touch PWNED;b.txt' is a file name, never a command.  (Values
