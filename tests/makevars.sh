@@ -27,30 +27,46 @@ mk_refused() {
 	fi
 }
 
+# mk_plans NAME ENV TARGET LINE: `make -n TARGET`, with ENV (words) in its
+# environment and no other knob there, prints LINE (runs of blanks as one).
+mk_plans() {
+	local name=$1 e=$2 t=$3 line=$4 knobs=(-u FRAMES -u VARIANCE_ITERS -u BYTES -u ROUNDS)
+	# shellcheck disable=SC2086 # the environment, target and knob are words
+	if env "${knobs[@]}" $e "${MK[@]}" -n $t 2>/dev/null | tr -s ' ' | grep -qxF -- "$line"; then
+		pass "$name"
+	else
+		fail "$name" "$(env "${knobs[@]}" $e "${MK[@]}" -n $t 2>&1 | tail -n 2)"
+	fi
+}
+
 # make test is the quick tier; make test-all, and any file named with T=,
 # every check (tests/lib.sh: full_only).  T's words reach tests/run.sh as
 # names, each quoted: an injected command is a name run.sh refuses.
-for c in "test|quick|" "test-all|all|" "test T=lab5|all| 'lab5'"; do
-	IFS='|' read -r t tier args <<<"$c"
-	# shellcheck disable=SC2086 # the target and its knob are words
-	if "${MK[@]}" -n $t | grep -qx "TEST_TIER=$tier tests/run.sh$args"; then
-		pass "make $t: tests/run.sh in the $tier tier"
-	else
-		fail "make $t: tests/run.sh in the $tier tier" "$("${MK[@]}" -n $t 2>&1 | tail -n 2)"
-	fi
+mk_plans "make test: tests/run.sh in the quick tier" "" test "TEST_TIER=quick tests/run.sh"
+mk_plans "make test-all: tests/run.sh in the all tier" "" test-all "TEST_TIER=all tests/run.sh"
+mk_plans "make test T=lab5: tests/run.sh in the all tier" "" "test T=lab5" \
+	"TEST_TIER=all tests/run.sh 'lab5'"
+# make run is the walkthrough short at lab1.sh's own frames unless FRAMES is
+# given, on the command line or from the environment; make lab1 is all of
+# it at the Makefile's FRAMES.  make plots passes only the knobs given.
+for c in "|run|" "|run FRAMES=7|FRAMES='7' " "FRAMES=7|run|FRAMES='7' "; do
+	IFS='|' read -r e t knob <<<"$c"
+	mk_plans "${e:+$e }make $t: lab1.sh short${knob:+ at $knob}" "$e" "$t" \
+		"${knob}RUN_DIR='.run' tools/labs/lab1.sh short"
 done
-# make run is the walkthrough short (20 frames) unless FRAMES is given, on
-# the command line or from the environment; make lab1 is all of it.
-for c in "|run|20|short" "|run FRAMES=7|7|short" "FRAMES=7|run|7|short" "|lab1|100|table"; do
-	IFS='|' read -r e t want mode <<<"$c"
-	# shellcheck disable=SC2086 # the environment, target and knob are words
-	if env $e "${MK[@]}" -n $t 2>/dev/null |
-		grep -qx "FRAMES='$want' RUN_DIR='.run' tools/labs/lab1.sh $mode"; then
-		pass "${e:+$e }make $t: lab1.sh $mode at $want frames"
-	else
-		fail "${e:+$e }make $t: lab1.sh $mode at $want frames" "$(env $e "${MK[@]}" -n $t 2>&1 | tail -n 2)"
-	fi
+mk_plans "make lab1: lab1.sh table at 100 frames" "" lab1 "FRAMES='100' RUN_DIR='.run' tools/labs/lab1.sh table"
+for c in "|plots|" "|plots ROUNDS=5 FRAMES=3|FRAMES='3' ROUNDS='5'" "BYTES=2M|plots|BYTES='2M'"; do
+	IFS='|' read -r e t knobs <<<"$c"
+	mk_plans "${e:+$e }make $t: plots.sh${knobs:+ with $knobs}" "$e" "$t" \
+		"PLOTS_DIR='plots' ${knobs:+$knobs }tools/plots/plots.sh"
 done
+# A built kit is up to date: make -n lists no build, as make would do none
+# (build/kit-rev changes only with the revision, as the Makefile is read).
+if "${MK[@]}" all >"$TMP/out" 2>&1 && "${MK[@]}" -n all >"$TMP/out" 2>&1 && [ ! -s "$TMP/out" ]; then
+	pass "make -n all after make: nothing to build, nothing listed"
+else
+	fail "make -n all after make: nothing to build, nothing listed" "$(head -n 3 "$TMP/out")"
+fi
 mk_refused "make test T='lab5; touch ...': a name run.sh refuses, nothing ran" \
 	"no test file tests/lab5;\.sh" test T="lab5; touch $TMP/PWNED"
 

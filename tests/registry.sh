@@ -128,15 +128,17 @@ KM help | grep -q "lab$N" && pass "make help names lab$N" || fail "make help nam
 # ---------------------------------------------------------------- submit
 # submit.sh checks every program the registry names (its steps are the
 # grader's step table's): without scratchN it refuses, naming it.
+# make submit builds it first (make -n lists that build, and only it).
 mv "$K/scratch$N" "$K/scratch$N.kept"
 (cd "$K" && STUDENT=reg OUT="$TMP/sub.txt" tools/submit.sh) >"$TMP/out" 2>&1
 rc=$?
+KM -n submit >"$TMP/plan" 2>&1
 mv "$K/scratch$N.kept" "$K/scratch$N"
 [ $rc -eq 1 ] && grep -q "\./scratch$N is not built" "$TMP/out" && [ ! -e "$TMP/sub.txt" ] &&
 	pass "tools/submit.sh checks scratch$N is built" ||
 	fail "tools/submit.sh checks scratch$N is built" "exit $rc: $(tail -n 2 "$TMP/out")"
-KM -n submit >"$TMP/out" 2>&1 && grep -q -- "-o scratch$N " "$TMP/out" &&
-	pass "make submit builds scratch$N first" || fail "make submit builds scratch$N first" "$(tail -n 2 "$TMP/out")"
+[ "$(grep -c -- ' -o ' "$TMP/plan")" = 1 ] && grep -q -- "-o scratch$N " "$TMP/plan" &&
+	pass "make submit builds scratch$N first" || fail "make submit builds scratch$N first" "$(tail -n 2 "$TMP/plan")"
 
 # -------------------------------------------------------------- sanitize
 if ! command -v clang >/dev/null 2>&1; then
