@@ -50,7 +50,7 @@ set -u -o pipefail
 LC_ALL=C; export LC_ALL     # bytes are bytes: what is not printable ASCII is replaced
 ROOT=$(dirname "$0")/..
 prog=grade
-. "$ROOT/tools/lib/lib.sh" || exit 2     # bad_usage
+. "$ROOT/tools/lib/lib.sh" || exit 2     # bad_usage, shown
 for lib in lib/csv.awk grading/steps.awk grading/grade.awk grading/copies.awk grading/gradescope.awk grading/steps grading/questions.sh grading/knobs; do
 	[ -r "$ROOT/tools/$lib" ] || { printf 'grade: %s is missing\n' "$ROOT/tools/$lib" >&2; exit 2; }
 done
@@ -60,7 +60,6 @@ L=$ROOT/tools/lib
 USAGE="usage: tools/grade.sh [--csv | --feedback | --format report|csv|feedback|gradescope] [--key] [--knobs FILE] FILE|DIR..."
 say() { printf '%s\n' "$*"; }              # a file's name is printed, never echoed
 usage() { say "$USAGE"; }
-shown() { printf '%s' "$1" | tr -c '[:print:]' '?'; }   # a name, safe to print
 MODE=report SHOWKEY=0 KNOBS=$G/knobs
 while [ $# -gt 0 ]; do
 	case $1 in

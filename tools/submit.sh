@@ -85,10 +85,10 @@ esac
 	STUDENT=$(printf '%s@%s' "$(id -un 2>/dev/null || echo student)" "$(uname -n)" | tr -cd 'A-Za-z0-9@._-' | sed 's/^[^A-Za-z0-9]*//' | cut -c1-64)
 case $STUDENT in
 [A-Za-z0-9]*) ;;
-*) echo "$PROG: STUDENT must start with a letter or digit, not '$(printf %s "$STUDENT" | tr -c '[:print:]' '?')'" >&2; usage ;;
+*) echo "$PROG: STUDENT must start with a letter or digit, not '$(shown "$STUDENT")'" >&2; usage ;;
 esac
 case $STUDENT in *[!A-Za-z0-9@._-]*)
-	echo "$PROG: STUDENT may hold letters, digits and @._- only, not '$(printf %s "$STUDENT" | tr -c '[:print:]' '?')'" >&2; usage ;;
+	echo "$PROG: STUDENT may hold letters, digits and @._- only, not '$(shown "$STUDENT")'" >&2; usage ;;
 esac
 [ ${#STUDENT} -le 64 ] || { echo "$PROG: STUDENT is longer than 64 characters" >&2; usage; }
 
@@ -142,7 +142,7 @@ fi
 # into the file; the steps at the student's parameters run too.
 QKNOBS='' questions=0
 if [ -n "${ANSWERS:-}" ]; then
-	[ -f "$ANSWERS" ] && [ -r "$ANSWERS" ] || { echo "$PROG: cannot read ANSWERS='$(printf %s "$ANSWERS" | tr -c '[:print:]' '?')'" >&2; exit 2; }
+	[ -f "$ANSWERS" ] && [ -r "$ANSWERS" ] || { echo "$PROG: cannot read ANSWERS='$(shown "$ANSWERS")'" >&2; exit 2; }
 	QKNOBS=$(tools/grading/questions.sh params "$STUDENT") || exit 2
 	sheet_bad=$(awk -v who="$STUDENT" -v knobs="$QKNOBS" '
 		{ sub(/\r$/, "") }

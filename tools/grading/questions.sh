@@ -25,7 +25,7 @@ case ${1:-} in
 -h|--help) usage; exit 0 ;;
 params|sheet) [ $# -eq 2 ] || bad_usage "params or sheet, then one NAME" ;;
 params-list) [ $# -eq 1 ] || bad_usage "params-list reads the names on standard input" ;;
-*) bad_usage "params, sheet or params-list, not '$(printf %s "${1:-}" | LC_ALL=C tr -c '[:print:]' '?')'" ;;
+*) bad_usage "params, sheet or params-list, not '$(shown "${1:-}")'" ;;
 esac
 
 # q_params H: Q_SIZE, Q_L4 and Q_BUF for a name whose POSIX cksum is H.

@@ -12,9 +12,8 @@ set -u -o pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/../.." || exit 1
 prog=rerun
-. tools/lib/lib.sh || exit 1      # die, bad_usage
+. tools/lib/lib.sh || exit 1      # die, bad_usage, shown
 usage() { printf '%s\n' "usage: tools/grading/rerun.sh SHEET...   (make rerun ANSWERS=SHEET)"; }
-shown() { printf '%s' "$1" | tr -c '[:print:]' '?'; }   # a sheet's text, safe to print
 case ${1:-} in -h|--help) usage; exit 0 ;; '') bad_usage "no SHEET" ;; -*) bad_usage "unknown option '$(shown "$1")'" ;; esac
 for sheet in "$@"; do
 	[ -f "$sheet" ] && [ -r "$sheet" ] || bad_usage "cannot read '$(shown "$sheet")'"

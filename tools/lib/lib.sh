@@ -8,6 +8,10 @@
 # MESSAGE" on stderr, exit 1.
 die() { echo "$prog: $*" >&2; exit 1; }
 
+# shown TEXT: TEXT safe to print in a message (a name, a value typed, a
+# line of a student's file): each byte that is not printable ASCII is a ?.
+shown() { printf '%s' "$1" | LC_ALL=C tr -c '[:print:]' '?'; }
+
 # bad_usage MESSAGE: the user's input is wrong: "prog: MESSAGE", then the
 # script's usage on stderr, exit 2.  The script defines usage(), which
 # prints its usage text (first line "usage: ...") on stdout.
