@@ -91,9 +91,6 @@
 $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),\
 	$(eval override $(v) := $$(value $(v)))$(eval export $(v))))
 given = $(filter command line environment override,$(origin $(1)))
-# $(call given_args,NAME...): NAME='value' for each NAME the user set, as
-# typed; a driver called with these keeps its own default for the rest.
-given_args = $(strip $(foreach k,$(1),$(if $(call given,$(k)),$(k)=$(call shq,$($(k))))))
 
 CC      ?= cc
 OPT     ?= -O2 -g
@@ -208,6 +205,9 @@ knob_MAX_THREADS    = $(if $(MAX_THREADS),$(call count,MAX_THREADS,256))
 knob_CSV            = $(or $(CSV),0)
 knob_value = $(if $(filter undefined,$(origin knob_$(1))),$($(1)),$(knob_$(1)))
 knob_args = $(strip $(foreach k,$(1),$(if $(call knob_value,$(k)),$(k)=$(call shq,$(call knob_value,$(k))))))
+# $(call given_args,NAME...): the same for the NAMEs the user set only; a
+# driver called with these keeps its own defaults for the rest.
+given_args = $(call knob_args,$(foreach k,$(1),$(if $(call given,$(k)),$(k))))
 
 # Leftover settings: an allocator setting left in the shell (GLIBC_TUNABLES,
 # MALLOC_*, LD_PRELOAD) would change every run a lab calls untuned, so a

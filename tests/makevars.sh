@@ -96,8 +96,10 @@ mk_refused "make lab5 BYTES='1M;touch PWNED': refused as a size, nothing ran" \
 	"BYTES wants a size" lab5 BYTES="1M;touch $TMP/PWNED"
 mk_refused "make lab3 COUNT_LARGE=\"1';touch PWNED;'\": a quote in a value stays in it" \
 	"COUNT_LARGE wants a whole number" lab3 COUNT_LARGE="1';touch $TMP/PWNED;'"
-mk_refused "make plots FRAMES='1;touch PWNED': the run refuses the value, nothing else ran" \
-	"frames" plots FRAMES="1;touch $TMP/PWNED" PLOTS_DIR="$TMP/plots"
+mk_refused "make plots FRAMES='1;touch PWNED': refused as a knob, nothing ran" \
+	"FRAMES wants a whole number" plots FRAMES="1;touch $TMP/PWNED" PLOTS_DIR="$TMP/plots"
+mk_refused "make run FRAMES='1;touch PWNED': refused as a knob, nothing ran" \
+	"FRAMES wants a whole number" run FRAMES="1;touch $TMP/PWNED"
 
 # A lab that does not exist: one line naming the labs and make help, exit 2.
 for t in lab9 lab2-nosuch; do
