@@ -133,12 +133,13 @@ mv "$K/scratch$N" "$K/scratch$N.kept"
 (cd "$K" && STUDENT=reg OUT="$TMP/sub.txt" tools/submit.sh) >"$TMP/out" 2>&1
 rc=$?
 KM -n submit >"$TMP/plan" 2>&1
+plan_rc=$?
 mv "$K/scratch$N.kept" "$K/scratch$N"
 [ $rc -eq 1 ] && grep -q "\./scratch$N is not built" "$TMP/out" && [ ! -e "$TMP/sub.txt" ] &&
 	pass "tools/submit.sh checks scratch$N is built" ||
 	fail "tools/submit.sh checks scratch$N is built" "exit $rc: $(tail -n 2 "$TMP/out")"
-[ "$(grep -c -- ' -o ' "$TMP/plan")" = 1 ] && grep -q -- "-o scratch$N " "$TMP/plan" &&
-	pass "make submit builds scratch$N first" || fail "make submit builds scratch$N first" "$(tail -n 2 "$TMP/plan")"
+[ $plan_rc -eq 0 ] && [ "$(grep -c -- ' -o ' "$TMP/plan")" = 1 ] && grep -q -- "-o scratch$N " "$TMP/plan" &&
+	pass "make submit builds scratch$N first" || fail "make submit builds scratch$N first" "exit $plan_rc: $(tail -n 2 "$TMP/plan")"
 
 # -------------------------------------------------------------- sanitize
 if ! command -v clang >/dev/null 2>&1; then
