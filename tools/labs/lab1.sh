@@ -54,7 +54,7 @@ note() { printf '%s\n' "$@" | sed 's/^/  > /'; }
 num() { printf "%'d" "$1" 2>/dev/null || printf '%d' "$1"; }
 
 # The environment every run shares is shown once; what a run adds is its
-# own (env_header drop, tools/lib/lib.sh).
+# own (drop_env_header, tools/lib/lib.sh).
 
 # show WORDS...: the command as a student would type it; a long one is
 # broken after its VAR=value words with a backslash, still valid shell.
@@ -68,7 +68,7 @@ run() {
 	shift
 	show "$@"
 	printf '%s\n' "$@" >"$OUT/$name.cmd"       # the summary runs it again under strace
-	env "$@" | tee "$OUT/$name.txt" | env_header drop
+	env "$@" | tee "$OUT/$name.txt" | drop_env_header
 	rc=$?
 	[ "$rc" -eq 0 ] || die "the run failed (exit $rc): $*"
 }

@@ -130,7 +130,7 @@ tunables() {
 		show $setting ./frames --alloc memset --size 34M --frames "$n"
 		# shellcheck disable=SC2086
 		env $setting ./frames --alloc memset --size 34M --frames "$n" |
-			env_header drop ||
+			drop_env_header ||
 			die "the run failed: $setting ./frames --alloc memset --size 34M --frames $n"
 	done
 	echo

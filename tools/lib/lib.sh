@@ -127,13 +127,10 @@ leftover_settings() {
 # same, as opposed to its "# set:" and "# warning:" lines.
 ENV_HEADER_RE='^# (glibc |built: |THP |read fault:|GLIBC_TUNABLES=|LD_PRELOAD=|malloc: )'
 
-# env_header drop|keep: a filter, stdin to stdout: drop the environment
-# check's lines (a run after the first shows only what it adds), or keep
-# only them.  Exits 0 whatever it reads.
-env_header() {
-	awk -v re="$ENV_HEADER_RE" -v keep="$([ "$1" = keep ] && echo 1 || echo 0)" \
-		'($0 ~ re) == keep'
-}
+# drop_env_header: a filter, stdin to stdout, without the environment
+# check's lines (a run after the first shows only what it adds).  Exits 0
+# whatever it reads.
+drop_env_header() { awk -v re="$ENV_HEADER_RE" '$0 !~ re'; }
 
 # read_faults_per_page: 1 or 2, the faults a page read, then written, costs
 # on this kernel, as ./frames --env measured it ("read fault:" line);
