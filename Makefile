@@ -56,6 +56,7 @@
 #                             about 15 minutes)
 #                             (T=NAME: tests/NAME.sh alone; TEST_AWK=gawk
 #                             or busybox: under that awk)
+#   make check                the exercises you write, measured: Score: N/M
 #   make submit               every lab's graded runs in one file for a grader
 #                             (STUDENT=name; FRAMES SCALE VARIANCE_ITERS ...)
 #   make grade FILE=f         tools/grade.sh: check a submission (or a directory;
@@ -119,7 +120,7 @@ LABS := $(call uniq,$(foreach r,$(LAB_ROWS),$(call lab_field,2,$(r))))
 THREADED := $(call uniq,$(foreach r,$(LAB_ROWS),$(if $(filter yes,$(call lab_field,5,$(r))),$(call lab_field,2,$(r)))))
 TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items
 
-.PHONY: all run test clean help results reference submit grade questions autograder rerun
+.PHONY: all run test clean help results reference submit check grade questions autograder rerun
 all: $(LABS)
 
 # The shared headers: the command line, measuring, the environment check,
@@ -243,6 +244,12 @@ shq = '$(subst ','\'',$(1))'
 submit: $(LABS)
 	@CC=$(call shq,$(CC)) CFLAGS=$(call shq,$(CFLAGS)) tools/submit.sh
 
+# check: the exercises (the code a student writes, between the markers of
+# tools/lib/exercise.awk), built and measured here against the kit's model:
+# one line a check, then Score: N/M; short of full marks it fails.  The
+# knobs typed (FRAMES=4 ...) reach it as they reach make submit.
+check: $(LABS)
+	@CC=$(call shq,$(CC)) CFLAGS=$(call shq,$(CFLAGS)) tools/grading/check.sh
 # questions: the student's answer sheet, answers/NAME.txt, with parameters
 # of their own (tools/grading/questions.sh); make submit ANSWERS=answers/NAME.txt.
 questions:

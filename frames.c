@@ -36,15 +36,16 @@
  * the two agree).  What it leaves room for is said there. */
 #define FAULT_TOLERANCE 4
 
-enum alloc_kind { ALLOC_CALLOC, ALLOC_MALLOC, ALLOC_MEMSET, ALLOC_ONCE };
+enum alloc_kind { ALLOC_CALLOC, ALLOC_MALLOC, ALLOC_MEMSET, ALLOC_ONCE, ALLOC_FRAME };
 
-static const char *const alloc_names[] = { "calloc", "malloc", "memset", "once" };
+static const char *const alloc_names[] = { "calloc", "malloc", "memset", "once", "frame" };
 #define N_ALLOC (sizeof alloc_names / sizeof alloc_names[0])
 static const char *const alloc_blurbs[] = {
 	"calloc() per frame (the completed program)",
 	"malloc() per frame (the skeleton as shipped)",
 	"malloc() + memset() per frame",
 	"one malloc() for the run, memset() per frame (the floor)",
+	"new_frame() per frame (the black-frame exercise)",
 };
 
 /* ------------------------------------------ options: their defaults, usage */
@@ -78,7 +79,8 @@ static void usage(FILE *out)
 		"  -n, --frames N      frames to render (default %u)\n"
 		"      --alloc KIND    calloc (default, the completed program), malloc\n"
 		"                      (the skeleton), memset (malloc + memset), once\n"
-		"                      (allocate one frame for the run, clear it per frame)\n"
+		"                      (allocate one frame for the run, clear it per frame),\n"
+		"                      frame (new_frame(): the black-frame exercise)\n"
 		"      --tune          mallopt(M_MMAP_MAX, 0) and mallopt(M_TRIM_THRESHOLD, -1)\n"
 		"  -s, --size BYTES    bytes per frame (default %" PRIu64 "; K, M, G suffixes)\n"
 		"      --vary BYTES    vary each frame's size by up to BYTES (fixed seed)\n"
@@ -155,12 +157,24 @@ static uint64_t check_frame(const uint64_t *f, size_t npix, unsigned frame, uint
 	return bad;
 }
 
+/* Exercise: a frame for the renderer, which draws on black: every byte of
+ * the block new_frame() returns must be 0, also when free() kept the last
+ * frame's memory (--tune).  --alloc frame runs it; corrupt pixels count
+ * what was not black. */
+/* BEGIN EXERCISE lab1.new_frame */
+static uint64_t *new_frame(size_t bytes)
+{
+	return calloc(1, bytes);
+}
+/* END EXERCISE lab1.new_frame */
+
 /* The per-frame allocation, as each variant of the program writes it.
  * bench_sink() stops the compiler from turning malloc + reads into calloc
  * (which would hide the bug) or deleting the memset. */
 static uint64_t *alloc_frame(enum alloc_kind kind, size_t bytes)
 {
-	void *p = kind == ALLOC_CALLOC ? calloc(1, bytes) : malloc(bytes);
+	void *p = kind == ALLOC_FRAME ? new_frame(bytes) :
+		  kind == ALLOC_CALLOC ? calloc(1, bytes) : malloc(bytes);
 
 	if (!p)
 		die("cannot allocate a frame of %zu bytes", bytes);
@@ -206,22 +220,35 @@ static struct policy policy_from_environment(void)
 	return p;
 }
 
-/* --tune: keep the frame's memory between frames.  mallopt() returns 1 for
- * almost anything, so a 0 is worth stopping for; a 1 proves little. */
-static void tune_allocator(struct policy *p, int verbose)
+/* Exercise: make free() keep a frame's memory for the next frame, so
+ * that only the first frame faults.  --tune calls this before the first
+ * frame; the prediction --tune prints is the tuned policy's (big blocks
+ * from the heap, the heap never trimmed), so a tune_allocator() that does
+ * not set it shows as faults far over the prediction.  mallopt() returns 1
+ * for almost anything, so a 0 is worth stopping for; a 1 proves little. */
+/* BEGIN EXERCISE lab1.tune_allocator */
+static void tune_allocator(int verbose)
 {
 	errno = 0;      /* mallopt() sets no errno: don't let die() blame a stale one */
 	if (mallopt(M_MMAP_MAX, 0) != 1)
 		die("mallopt(M_MMAP_MAX, 0) refused");
 	if (mallopt(M_TRIM_THRESHOLD, -1) != 1)
 		die("mallopt(M_TRIM_THRESHOLD, -1) refused");
-	p->mmap_max = 0;
-	p->trim_threshold = UINT64_MAX;
-	p->dynamic = 0;
 	if (verbose)
 		printf("tune: mallopt(M_MMAP_MAX, 0) = 1: big blocks come from the heap, not mmap\n"
 		       "tune: mallopt(M_TRIM_THRESHOLD, -1) = 1: free() never shrinks the heap,\n"
 		       "      so a frame's pages stay mapped for the next frame\n");
+}
+/* END EXERCISE lab1.tune_allocator */
+
+/* --tune: the student's tune_allocator(), then the policy it is meant to
+ * set, for the prediction (the model cannot see what mallopt() did). */
+static void tune(struct policy *p, int verbose)
+{
+	tune_allocator(verbose);
+	p->mmap_max = 0;
+	p->trim_threshold = UINT64_MAX;
+	p->dynamic = 0;
 }
 
 /* ----------------------------------------------------------- prediction */
@@ -735,10 +762,11 @@ static const char *human_size(uint64_t b, char *buf, size_t len)
 }
 
 /* The prediction is glibc's (malloc.c's rules): none under another
- * allocator, nor for sizes that vary. */
+ * allocator, nor for sizes that vary, nor for new_frame(), whose calls the
+ * model cannot know. */
 static int predicted(const struct options *o)
 {
-	return !o->vary && env_glibc_model_applies();
+	return !o->vary && o->alloc != ALLOC_FRAME && env_glibc_model_applies();
 }
 
 static const char *prediction_kind(const struct options *o, const struct prediction *pr)
@@ -768,6 +796,8 @@ static void print_report(const struct options *o, const struct result *r,
 		       env_allocator(a, sizeof a));
 	} else if (o->vary) {
 		printf("  predicted:       n/a (the model covers fixed sizes only)\n");
+	} else if (o->alloc == ALLOC_FRAME) {
+		printf("  predicted:       n/a (the model cannot know what new_frame() calls)\n");
 	} else {
 		int n = explain_prediction(why, pr, o->frames, o, pol);
 
@@ -864,7 +894,7 @@ static struct options parse_options(int argc, char **argv)
 		case OPT_ALLOC:
 			k = bench_name_index(alloc_names, N_ALLOC, optarg);
 			if (k < 0)
-				bad_usage(usage, "--alloc wants calloc, malloc, memset or once, not '%s'", optarg);
+				bad_usage(usage, "--alloc wants calloc, malloc, memset, once or frame, not '%s'", optarg);
 			o.alloc = (enum alloc_kind)k;
 			break;
 		case OPT_TUNE: o.tune = 1; break;
@@ -922,7 +952,7 @@ int main(int argc, char **argv)
 			printf("# transparent huge pages disabled for this process (--no-thp)\n");
 	}
 	if (o.tune)
-		tune_allocator(&pol, o.output == OUTPUT_REPORT);
+		tune(&pol, o.output == OUTPUT_REPORT);
 	fflush(stdout);
 
 	r = run_frames(&o, heap_lo);

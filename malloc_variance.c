@@ -85,7 +85,7 @@ struct options {
 	unsigned threads;
 	size_t first, last;     /* the rows measured after the timer floor */
 	enum output output;
-	int hist, mlock, history;
+	int hist, mlock, history, self_test;
 };
 
 /* Where parse_options() starts, and what usage() calls the default: every
@@ -142,10 +142,17 @@ static uint64_t *samples;
  * no thresholds, no system calls. */
 struct pool {
 	void *free_list;        /* each free block holds the next one's address */
-	char *base;
+	char *base;             /* the pool's memory: count blocks of block bytes */
 	size_t block, count;
 };
 
+/* Exercise: the pool.  pool_init() gets count blocks of block bytes (a
+ * multiple of 16) in one piece at base, faulted in now, and returns 0 (-1
+ * when the memory cannot be had); pool_get() hands out a free block (NULL
+ * when none is left) and pool_put() takes one back, neither calling malloc
+ * nor faulting; pool_destroy() gives the memory back.  --self-test checks
+ * every rule it can see. */
+/* BEGIN EXERCISE lab2.pool */
 static int pool_init(struct pool *pl, size_t block, size_t count)
 {
 	void *m = mmap(NULL, block * count, PROT_READ | PROT_WRITE,
@@ -185,59 +192,85 @@ static inline void pool_put(struct pool *pl, void *p)
 	*(void **)p = pl->free_list;
 	pl->free_list = p;
 }
+/* END EXERCISE lab2.pool */
 
-/* --self-test: the pool hands out distinct, aligned, in-bounds blocks, says
- * when it is empty, and hands the same blocks out again after they are
- * returned.  Each block is filled and re-checked, so overlapping blocks
- * would show. */
-static int pool_self_test(void)
+/* malloc's bytes in use: a pool whose blocks come from malloc grows it. */
+static size_t heap_in_use(void)
+{
+#if __GLIBC_PREREQ(2, 33)
+	struct mallinfo2 m = mallinfo2();
+#else
+	struct mallinfo m = mallinfo();          /* mallinfo2() is 2.33+ */
+#endif
+	return (size_t)m.uordblks + (size_t)m.hblkhd;
+}
+
+/* --self-test: the pool hands out distinct, aligned, in-bounds blocks that
+ * malloc did not provide, says when it is empty, and hands the same blocks
+ * out again after they are returned.  Each block is filled and re-checked,
+ * so overlapping blocks would show.  NULL: every rule held; else the first
+ * rule broken. */
+static const char *pool_failure(void)
 {
 	enum { N = 64, B = 64 };
+	static unsigned char *got[N];   /* static: the test itself allocates nothing */
 	struct pool pl;
-	unsigned char *got[N];
+	size_t heap0;
 	int bad = 0;
 
+	heap0 = heap_in_use();
 	if (pool_init(&pl, B, N))
-		die("mmap for the pool");
+		return "pool_init() failed";
 	for (int i = 0; i < N; i++) {
 		got[i] = pool_get(&pl);
-		if (!got[i] || got[i] < (unsigned char *)pl.base ||
+		if (!got[i] || !pl.base || got[i] < (unsigned char *)pl.base ||
 		    got[i] + B > (unsigned char *)pl.base + (size_t)B * N ||
-		    (size_t)(got[i] - (unsigned char *)pl.base) % B) {
-			printf("  pool self-test:  FAIL block %d is outside the pool or misaligned\n", i);
-			return 1;
-		}
+		    (size_t)(got[i] - (unsigned char *)pl.base) % B)
+			return "a block is outside the pool or misaligned";
 		memset(got[i], i, B);
 	}
-	if (pool_get(&pl)) {
-		printf("  pool self-test:  FAIL an empty pool handed out a block\n");
-		return 1;
-	}
+	if (heap_in_use() > heap0)
+		return "the blocks came from malloc (its bytes in use grew)";
+	if (pool_get(&pl))
+		return "an empty pool handed out a block";
 	for (int i = 0; i < N; i++)
 		for (int j = 0; j < B; j++)
 			bad |= got[i][j] != (unsigned char)i;
-	if (bad) {
-		printf("  pool self-test:  FAIL two blocks overlap (a fill was overwritten)\n");
-		return 1;
-	}
+	if (bad)
+		return "two blocks overlap (a fill was overwritten)";
 	for (int i = 0; i < N; i++)
 		pool_put(&pl, got[i]);
 	for (int i = 0; i < N; i++) {
+		static unsigned char again[N];
 		unsigned char *p = pool_get(&pl);
-		int seen = 0;
+		int j = 0;
 
-		for (int j = 0; j < N; j++)
-			seen += p == got[j];
-		/* LIFO: the last block returned is the first handed out. */
-		if (seen != 1 || p != got[N - 1 - i]) {
-			printf("  pool self-test:  FAIL a returned block was not handed out again\n");
-			return 1;
-		}
+		while (j < N && p != got[j])
+			j++;
+		if (j == N || again[j]++)
+			return "a returned block was not handed out again, or twice";
 	}
 	pool_destroy(&pl);
-	printf("  pool self-test:  ok (%d blocks of %d B: distinct, aligned, in bounds, reused after put)\n",
-	       N, B);
-	return 0;
+	return NULL;
+}
+
+/* The self-test's verdict, as a line or (--csv) a CSV row; exit status 1
+ * when a rule was broken. */
+static int pool_self_test(int csv)
+{
+	const char *why = pool_failure();
+
+	if (csv) {
+		printf("self_test,blocks,block_bytes,failure\n%s,64,64,%s\n", why ? "fail" : "ok",
+		       why ? why : "");
+		if (why)      /* for a run that records only stderr and the status */
+			fprintf(stderr, "%s: pool self-test: FAIL %s\n", bench_prog, why);
+	} else if (why)
+		printf("  pool self-test:  FAIL %s\n", why);
+	else
+		printf("  pool self-test:  ok (64 blocks of 64 B: distinct, aligned, in bounds, not from\n"
+		       "                   malloc, reused after put)\n");
+	return why != NULL;
 }
 
 /* --------------------------------------------------------- timed loops */
@@ -752,7 +785,7 @@ static struct options parse_options(int argc, char **argv)
 		case OPT_QUANTILES: o.output = OUTPUT_QUANTILES; break;
 		case OPT_MLOCK: o.mlock = 1; break;
 		case OPT_HISTORY: o.history = 1; break;
-		case OPT_SELF_TEST: exit(pool_self_test());
+		case OPT_SELF_TEST: o.self_test = 1; break;
 		}
 	}
 	/* The samples are held in memory, 8 bytes each: keep them under 400 MB. */
@@ -949,6 +982,8 @@ int main(int argc, char **argv)
 
 	bench_start(argv[0]);
 	o = parse_options(argc, argv);
+	if (o.self_test)
+		return pool_self_test(csv_output(&o));
 	/* One allocating row in a process that has done nothing yet is already
 	 * isolated; more than one gets a child each, unless --history. */
 	run.isolate = !o.history && o.last > o.first;

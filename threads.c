@@ -339,6 +339,22 @@ static void set_or_die(int param, const char *name, uint64_t value)
 		die("mallopt(%s, %" PRIu64 ") was refused", name, value);
 }
 
+/* Exercise: the policy that keeps the threads' buffers (up to SIZE bytes,
+ * 1,280,000 in the report) out of mmap and their freed memory in the
+ * heaps, for --mode tuned: the mmap threshold and the trim threshold in
+ * bytes, each at most INT_MAX (0 leaves that one as glibc has it).  The
+ * kit passes them to mallopt() before any thread starts and prints them. */
+/* BEGIN EXERCISE lab3.thread_policy */
+static void thread_policy(uint64_t *mmap_threshold, uint64_t *trim_threshold)
+{
+	*mmap_threshold = TUNED_THRESHOLD;
+	/* Twice the threshold, as glibc's own dynamic rule sets it: freed
+	 * memory at the top of a heap then stays for the next request
+	 * instead of going back with madvise/brk and faulting again. */
+	*trim_threshold = 2 * (uint64_t)TUNED_THRESHOLD;
+}
+/* END EXERCISE lab3.thread_policy */
+
 /* Set up the allocator before any thread exists, on top of what the
  * environment set.  Pinning the mmap threshold (any value, by mallopt or
  * tunable) also switches off the dynamic adjustment that glibc 2.5 added:
@@ -356,10 +372,14 @@ static struct policy apply_mode(const struct options *o)
 		mmap = o->threshold;   /* 0: as the environment left it */
 		break;
 	case MODE_TUNED:
-		mmap = o->threshold ? o->threshold : TUNED_THRESHOLD;
-		/* Twice the threshold, as glibc's own dynamic rule sets it: freed
-		 * memory at the top of a heap then stays for the next request
-		 * instead of going back with madvise/brk and faulting again. */
+		if (!o->threshold) {
+			thread_policy(&mmap, &trim);
+			if (mmap > INT_MAX || trim > INT_MAX)
+				die("thread_policy() chose %" PRIu64 " and %" PRIu64 " bytes: mallopt()"
+				    " takes at most %d", mmap, trim, INT_MAX);
+			break;
+		}
+		mmap = o->threshold;     /* --threshold: trim twice it, as above */
 		trim = mmap * 2 > INT_MAX ? INT_MAX : mmap * 2;
 		break;
 	}

@@ -283,17 +283,32 @@ static void fill_yes(char *p, uint64_t size)
 		p[i] = (i & 1) ? '\n' : 'y';
 }
 
-/* The buffers for one size: `plain` exactly as malloc() returned it, and
- * `spare`, big enough to start a buffer at any page boundary + 0..16. */
+/* Exercise: a buffer of size bytes that starts on a page boundary
+ * (page_bytes), for --align page; NULL when it cannot be had.  The kit
+ * gives it to free() when the size is done, so it comes from malloc's
+ * family. */
+/* BEGIN EXERCISE lab5.page_buffer */
+static char *page_buffer(uint64_t size)
+{
+	void *p;
+
+	return posix_memalign(&p, page_bytes, size) ? NULL : p;
+}
+/* END EXERCISE lab5.page_buffer */
+
+/* The buffers for one size: `plain` exactly as malloc() returned it,
+ * `page` from page_buffer(), and `spare`, big enough to start a buffer at
+ * a page boundary + 8 or + 16. */
 struct buffers {
-	char *plain, *spare;
+	char *plain, *page, *spare;
 };
 
 static char *buffer_for(const struct buffers *b, int align)
 {
 	uintptr_t page = ((uintptr_t)b->spare + page_bytes - 1) & ~(page_bytes - 1);
 
-	return align == AL_MALLOC ? b->plain : (char *)(page + align_offset[align]);
+	return align == AL_MALLOC ? b->plain : align == AL_PAGE ? b->page
+	       : (char *)(page + align_offset[align]);
 }
 
 static struct buffers get_buffers(uint64_t size)
@@ -304,6 +319,9 @@ static struct buffers get_buffers(uint64_t size)
 	b.spare = malloc(size + 2 * page_bytes);
 	if (!b.plain || !b.spare)
 		die("malloc(%" PRIu64 ") failed", size + 2 * page_bytes);
+	b.page = page_buffer(size);
+	if (!b.page)
+		die("page_buffer(%" PRIu64 ") returned NULL", size);
 	for (int a = 0; a < N_ALIGN; a++)
 		fill_yes(buffer_for(&b, a), size);
 	return b;
@@ -358,6 +376,7 @@ static void measure_size(const struct options *o, uint64_t size, struct row *row
 		rows[a].median = sorted[o->reps / 2];
 	}
 	free(b.plain);
+	free(b.page);
 	free(b.spare);
 }
 

@@ -27,6 +27,12 @@
 # their number depends on the glibc and loader, not on the lesson.  Lab 2's
 # forced-mmap row does the same at 1 and at VARIANCE_ITERS iterations.
 #
+# make check runs this with MALLOC_LABS_STEPS=exercise: only the rows that
+# grade an exercise (tools/grading/steps), a header line "steps: exercise"
+# (the grader refuses such a file as a submission), a failing run recorded
+# (exit: and its stderr's last line) instead of stopping, each run bounded
+# by CHECK_TIMEOUT seconds (default 300), and no summary for a person.
+#
 # Any run that fails stops everything with the reason and exit 1; the file
 # is written as NAME.XXXXXX.part (this run's own) and linked to NAME only
 # when complete, never over an existing file.  Progress goes to
@@ -36,6 +42,13 @@ set -u -o pipefail
 case ${ANSWERS:-} in ''|/*) ;; *) ANSWERS=$PWD/$ANSWERS ;; esac   # before the cd
 cd "$(dirname "$0")/.." || exit 1
 PROG=submit prog=submit
+STEPS_KIND=graded
+case ${MALLOC_LABS_STEPS:-} in
+'') ;;
+exercise) STEPS_KIND=exercise PROG=check prog=check ;;
+*) echo "$PROG: MALLOC_LABS_STEPS is exercise or unset, not '${MALLOC_LABS_STEPS}'" >&2; exit 2 ;;
+esac
+CHECK_TIMEOUT=${CHECK_TIMEOUT:-300}
 . tools/lib/lib.sh || exit 1        # strace_works, strace_calls, lab_programs
 
 usage() {
@@ -271,6 +284,7 @@ fi
 	echo "bytes: $BYTES"
 	echo "bytes_per_run: $bytes_n"
 	[ $questions = 1 ] && echo "questions: $QKNOBS"
+	[ $STEPS_KIND = exercise ] && echo "steps: exercise (make check: not a submission)"
 	echo
 	if [ $questions = 1 ]; then
 		# the answers as written: key: value, printable, at most 80 characters
@@ -288,7 +302,7 @@ fi
 # tools/grading/steps declares them; tools/grading/steps.awk expands each into its records
 # (ID|HOW|ENV|COMMAND), exactly as tools/grading/grade.awk rebuilds them.
 steps() {
-	awk -v KIND=graded -v STRACE=$have_strace -v QUESTIONS=$questions -v KNOBS="FRAMES=$FRAMES SCALE=$SCALE \
+	awk -v KIND=$STEPS_KIND -v STRACE=$have_strace -v QUESTIONS=$questions -v KNOBS="FRAMES=$FRAMES SCALE=$SCALE \
 VARIANCE_ITERS=$VARIANCE_ITERS COUNT_LARGE=$COUNT_LARGE BYTES=$BYTES $QKNOBS" \
 		-f tools/grading/steps.awk tools/grading/steps
 }
@@ -328,6 +342,31 @@ while IFS='|' read -r id kind envs args; do
 	wr)  cmd=(strace -f -e trace=write -e raw=write -o "$WORK/wr.log" "${argv[@]}") ;;
 	esac
 	t0=$SECONDS
+	if [ $STEPS_KIND = exercise ]; then
+		# The student's code may crash or hang: the run is recorded as it
+		# ended, and the grader scores what it printed.
+		rc=0
+		timeout -k 5 "$CHECK_TIMEOUT" env ${envv[@]+"${envv[@]}"} "${cmd[@]}" >"$WORK/out" 2>"$WORK/err" || rc=$?
+		{
+			echo "@run $id"
+			echo "cmd: ${cmd[*]}"
+			echo "env: ${envs/#-/(none)}"
+			echo "exit: $rc$([ $rc = 124 ] && echo " (over CHECK_TIMEOUT=$CHECK_TIMEOUT s)")"
+			[ $rc = 0 ] || echo "stderr: $(grep -v '^$' "$WORK/err" | tail -n 1 | cut -c1-200)"
+			sed 's/^/csv: /' "$WORK/out"
+			# (a run that failed has no counts: 0 calls is not what it made)
+			if [ "$kind" = sc ] && [ $rc = 0 ]; then
+				printf 'syscalls:'
+				for s in brk mmap munmap; do printf ' %s=%s' $s "$(strace_calls "$WORK/sc.log" $s)"; done
+				echo
+			fi
+			[ "$kind" = wr ] && [ $rc = 0 ] && summarise_writes "$WORK/wr.log"
+			echo "@end"
+			echo
+		} >>"$PART" || exit 1
+		rm -f "$WORK/sc.log" "$WORK/wr.log"
+		continue
+	fi
 	if ! env ${envv[@]+"${envv[@]}"} "${cmd[@]}" >"$WORK/out" 2>"$WORK/err"; then
 		[ $tty = 1 ] && printf '\r\033[K' >&2
 		echo "$PROG: step $id failed: ${envv[*]} ${cmd[*]}" >&2
@@ -359,6 +398,7 @@ while IFS='|' read -r id kind envs args; do
 done <"$WORK/steps"
 [ $tty = 1 ] && printf '\r\033[K' >&2
 
+[ $STEPS_KIND = exercise ] || {
 # ------------------------------------------------------ for a person to read
 # Tables made from the records above (the same numbers, laid out), and the
 # environment check as the programs print it.  Times: recorded, not graded.
@@ -392,6 +432,7 @@ done <"$WORK/steps"
 	awk -f tools/lib/csv.awk -f "$WORK/human.awk" "$PART" || exit 1
 	echo "@end"
 } >"$WORK/human" && cat "$WORK/human" >>"$PART" || exit 1
+}
 
 # ln, not mv: it refuses a name that now exists (another submit finished
 # first with the same name).  The default name then gets -2, -3...; an

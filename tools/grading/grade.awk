@@ -9,7 +9,9 @@
 # line to, or empty: FEATURES<TAB>CSV row, see csv_row), MODE (report, the
 # default; csv: nothing but the row; feedback: each FAIL, ENV and INTEGRITY
 # with what it means and what to try; gradescope: results.json, written by
-# tools/grading/gradescope.awk), QKNOBS
+# tools/grading/gradescope.awk; check: make check's file, only the rows
+# that grade an exercise, a line a check and a score an exercise, see
+# check_out), QKNOBS
 # (the student's own parameters: tools/grading/questions.sh params NAME),
 # KIT_KNOWN (yes, no or unknown: the kit revision is in the grader's own
 # git history, or src-HASH names its own sources; changed: the revision is,
@@ -113,6 +115,11 @@ function read_line(raw) {
 		return }
 	if (line ~ /^env: /) { ENVL[id] = substr(line, 6); return }
 	if (line ~ /^wall_s: /) return
+	# make check's records: how the run ended; a run that failed counts
+	# nothing it printed (its CSV, system calls or writes)
+	if (line ~ /^exit: /) { RUN_EXIT[id] = substr(line, 7); return }
+	if (line ~ /^stderr: /) { RUN_ERR[id] = substr(line, 9); return }
+	if ((id in RUN_EXIT) && RUN_EXIT[id] != "0") return
 	if (line ~ /^syscalls: /) {
 		n = split(substr(line, 11), a, " ")
 		for (i = 1; i <= n; i++) { split(a[i], kv, "="); SC[id, kv[1]] = kv[2] }
@@ -156,6 +163,7 @@ function read_line(raw) {
 
 # ------------------------------------------------------------- reporting
 function out(st, step, chk, got, want, tol, pts, why,    p) {
+	if (MODE == "check") { check_out(st, step, chk, got, want, tol, pts, why); return }
 	sub(/\.strace[0-9N]+$/, "", step)     # strace runs are graded under their step
 	# The sheet's part: what the model wants is the key (the runs at the
 	# sheet's parameters want the answers' very numbers): shown only with
@@ -182,6 +190,48 @@ function out(st, step, chk, got, want, tol, pts, why,    p) {
 	else if (st == "ENV") { total += pts; envs++ }
 	else if (st == "INTEGRITY") total += pts
 	else skips++
+}
+
+# Why a record has no CSV row: the run failed (make check records how),
+# or it printed none.
+function run_failure(id) {
+	if (!(id in seen)) return "no record"
+	if ((id in RUN_EXIT) && RUN_EXIT[id] != "0")
+		return "the run exited " RUN_EXIT[id] ((id in RUN_ERR) ? ": " substr(RUN_ERR[id], 1, 120) : "")
+	return "no CSV row"
+}
+
+# make check's lines (MODE=check), under a heading an exercise:
+#   OK|FAIL|SKIP|ENV  step  check  got  want  tolerance  points
+# A step's points count only when every check of it passes (the code did
+# what the step asks, not part of it); SKIP is a check whose tool is
+# missing (strace): it keeps its points.  CUR_EX is the exercise graded.
+function check_out(st, step, chk, got, want, tol, pts, why,    s) {
+	sub(/\.strace[0-9N]+$/, "", step)
+	s = (st == "PASS") ? "OK" : (st == "ENV" && why == NOSTRACE) ? "SKIP" : st
+	if (!(CUR_EX in EX_MAX)) { EX_ORDER[++NEX] = CUR_EX; EX_MAX[CUR_EX] = 0 }
+	if (CUR_EX != LAST_EX) { printf "%s (%s)\n", CUR_EX, EX_FILE[CUR_EX]; LAST_EX = CUR_EX }
+	printf "  %-4s  %-17s %-16s %10s %10s %6s %3s\n", s, step, chk, substr(got, 1, 10), substr(want, 1, 10), tol, pts
+	if (why != "" && s != "OK") printf "        (%s)\n", substr(why, 1, 68)
+	EX_MAX[CUR_EX] += pts; STEP_PTS[step] += pts
+	if (s != "OK" && s != "SKIP") STEP_BAD[step] = 1
+	if (!(step in STEP_EXOF)) { STEP_EXOF[step] = CUR_EX; CSTEPS[++NCSTEP] = step }
+}
+# The end of make check: each step's points to its exercise, a line an
+# exercise, then Score: N/M.  0: full marks.
+function check_score(    i, st, e) {
+	for (i = 1; i <= NCSTEP; i++) {
+		st = CSTEPS[i]; e = STEP_EXOF[st]
+		if (!(st in STEP_BAD)) EX_GOT[e] += STEP_PTS[st]
+		else printf "%s: 0/%d (a step scores when every check of it passes)\n", st, STEP_PTS[st]
+	}
+	print ""
+	for (i = 1; i <= NEX; i++) {
+		e = EX_ORDER[i]; score += EX_GOT[e]; total += EX_MAX[e]
+		printf "%-24s %-18s %-4s %3d/%d\n", e, EX_FILE[e], (EX_GOT[e] == EX_MAX[e] ? "OK" : "FAIL"), EX_GOT[e], EX_MAX[e]
+	}
+	printf "Score: %d/%d\n", score, total
+	return score == total ? 0 : 1
 }
 
 # Why this step cannot be compared, or "".  class: "plain" (nothing in the
@@ -217,7 +267,7 @@ function why_env(step, key, class,    rid, t, m, own_t, own_m, n, a, i, o, r) {
 # check STEP KEY CHECK GOT WANT TOL POINTS CLASS: |GOT - WANT| <= TOL.
 function check(step, key, chk, got, want, tol, pts, class,    why) {
 	if (!(step in seen)) { out("FAIL", step, chk, "missing", want, tol, pts, "no @run record"); return }
-	if (!(key in ROW)) { out("FAIL", step, chk, "missing", want, tol, pts, "no CSV row"); return }
+	if (!(key in ROW)) { out("FAIL", step, chk, "missing", want, tol, pts, run_failure(step)); return }
 	why = why_env(step, key, class)
 	if (why == "" && step in GLIBC_WHY) why = GLIBC_WHY[step]
 	if (why != "") { out("ENV", step, chk, got, want, (tol == 0 ? "exact" : "+-" tol), pts, why); return }
@@ -230,7 +280,7 @@ function check(step, key, chk, got, want, tol, pts, class,    why) {
 
 # same, for words (via, alignment rules)
 function check_str(step, key, chk, got, want, pts, class,    why) {
-	if (!(step in seen) || !(key in ROW)) { out("FAIL", step, chk, "missing", want, "exact", pts, "no record"); return }
+	if (!(step in seen) || !(key in ROW)) { out("FAIL", step, chk, "missing", want, "exact", pts, run_failure(step)); return }
 	why = why_env(step, key, class)
 	if (why == "" && step in GLIBC_WHY) why = GLIBC_WHY[step]
 	if (why != "") { out("ENV", step, chk, got, want, "exact", pts, why); return }
@@ -240,7 +290,7 @@ function check_str(step, key, chk, got, want, pts, class,    why) {
 # range: LO <= GOT <= HI (HI "" for no upper bound)
 function check_range(step, key, chk, got, lo, hi, pts, class,    why, w) {
 	w = (hi == "") ? ">=" lo : lo ".." hi
-	if (!(step in seen) || !(key in ROW)) { out("FAIL", step, chk, "missing", w, "range", pts, "no record"); return }
+	if (!(step in seen) || !(key in ROW)) { out("FAIL", step, chk, "missing", w, "range", pts, run_failure(step)); return }
 	why = why_env(step, key, class)
 	if (why != "") { out("ENV", step, chk, got, w, "range", pts, why); return }
 	out(isnum(got) && got + 0 >= lo + 0 && (hi == "" || got + 0 <= hi + 0) ? "PASS" : "FAIL", step, chk, got, w, "range", pts, "")
@@ -501,6 +551,9 @@ function checker(s, spec,    a, n) {
 	else if (a[1] == "writes") check_writes(s)
 	else if (a[1] == "arenas" && n >= 2) check_arenas(s, a[2], a[3])
 	else if (a[1] == "trim") check_trim(s)
+	else if (a[1] == "frame_fix") check_frame_fix(s)
+	else if (a[1] == "pool_self_test") check_str(s, s, "self_test", V[s, "self_test"], "ok", 4, "plain")
+	else if (a[1] == "variance_pool") check_variance_pool(s)
 	else {
 		print "grade: tools/grading/steps: step " s " names checker '" spec "', which grade.awk does not have" > "/dev/stderr"
 		exit 2
@@ -531,6 +584,34 @@ function checker(s, spec,    a, n) {
 # Thresholds 256 MiB / 512 MiB, by MALLOC_*_ or GLIBC_TUNABLES: the heap
 # grows once: P, nothing from mmap.  glibc <= 2.34 refuses a threshold
 # over 32 MiB, but the trim setting still freezes it at 128 KiB: N x P.
+
+# Lab 1's black-frame exercise (frame_fix): new_frame() under a kept heap
+# (the step sets mmap_max=0 and a trim threshold over every frame, so the
+# student's tune_allocator() plays no part).  Whatever new_frame() calls,
+# no sampled pixel may hold the last frame's picture, no frame may come
+# from mmap, and two steady frames make no brk, mmap or munmap; the faults
+# are at most what calloc or malloc + memset would take (the larger of the
+# two replays): a fix that maps each frame afresh is not one.
+function check_frame_fix(s,    size, n, fc, fm, b4, m4, u4) {
+	size = cmd_size(WANT_CMD[s]); n = cmd_word(WANT_CMD[s], "--frames") + 0
+	policy(WANT_ENV[s], 0)
+	replay(4, size, "calloc", s ".strace4"); b4 = SC_BRK; m4 = SC_MMAP; u4 = SC_MUNMAP
+	replay(n, size, "memset", s); fm = FAULTS
+	replay(n, size, "calloc", s); fc = FAULTS
+	check(s, s, "corrupt_pixels", V[s, "corrupt_pixels"], 0, 0, 4, "alloc")
+	check_range(s, s, "minor_faults", V[s, "minor_faults"], 0, max(fc, fm) + TOL, 1, "fault")
+	check(s, s, "mmap_frames", V[s, "mmap_frames"], MMAPS, 0, 1, "alloc")
+	check_sc(s, "brk", b4); check_sc(s, "mmap", m4); check_sc(s, "munmap", u4)
+}
+
+# Lab 2's pool row alone (variance_pool): it took the pool's path and did
+# not fault on its hot path (the rows' own tolerance, check_variance_rows).
+function check_variance_pool(s,    k, got) {
+	k = s "/pool 64 B"
+	check_str(s, k, "via", V[k, "via"], "pool", 1, "plain")
+	got = (k in ROW) && isnum(V[k, "faults_per_iter"]) && isnum(V[k, "iters"]) ? int(V[k, "faults_per_iter"] * V[k, "iters"] + 0.5) : ""
+	check(s, k, "faults", got, 0, 64 + int(VI / 10000), 1, "plain")
+}
 
 # Lab 4's 8 MiB +- 1.5 MiB: the threshold rises only to the largest block
 # freed so far, so a larger one maps again; bounds only: at least one
@@ -666,6 +747,11 @@ function grade_one() {
 		else print "grade: " SUBFILE ": not a malloc-labs submission (no header: format, glibc, page_bytes)" > "/dev/stderr"
 		return 2
 	}
+	if ((H["steps"] ~ /^exercise/) != (MODE == "check")) {
+		if (MODE == "check") print "grade: " SUBFILE ": not a make check record" > "/dev/stderr"
+		else print "grade: " SUBFILE ": a make check record (steps: exercise), not a submission: make submit writes those" > "/dev/stderr"
+		return 2
+	}
 	PAGE = H["page_bytes"] + 0; RF = H["read_faults_per_page"] + 0; BITS = H["binary_bits"]
 	N = H["frames"] + 0; SCALE = H["scale"] + 0; VI = H["variance_iters"] + 0
 	CL = H["count_large"] + 0; B = H["bytes_per_run"] + 0
@@ -690,10 +776,10 @@ function grade_one() {
 	steps_knobs("FRAMES=" N " SCALE=" SCALE " VARIANCE_ITERS=" VI " COUNT_LARGE=" CL \
 		" BYTES=" H["bytes"] " " (QKNOBS != "" ? QKNOBS : "Q_SIZE=0 Q_L4=0 Q_BUF=0"), K)
 	steps_derive(K); N4 = K["N4"]
-	if (!NSTEPS) NSTEPS = steps_load(STEPS)   # the table, once a batch
+	if (!NSTEPS) { NSTEPS = steps_load(STEPS); steps_exercise(NSTEPS) }   # the table, once a batch
 	nst = NSTEPS
 	for (i = 1; i <= nst; i++) {
-		if (!steps_has(i, "graded")) continue
+		if (MODE == "check" ? !(i in EXERCISE_ROW) : !steps_has(i, "graded")) continue
 		# The answer sheet's steps come only with an answer sheet.
 		if (steps_has(i, "student")) { if (!HAVE_Q) continue; STUDENT_STEP[STEP_ID[i]] = 1 }
 		first = REC_N + 1
@@ -710,6 +796,19 @@ function grade_one() {
 			GLIBC_WHY[STEP_ID[i]] = GLIBC_WHY[STEP_ID[i] ".strace4"] = "glibc " H["glibc"] " has no GLIBC_TUNABLES"
 	}
 
+	if (MODE == "check") {
+		# EXFILES: "NAME=FILE ..." (tools/lib/exercise.awk's list)
+		n = split(EXFILES, a, " ")
+		for (i = 1; i <= n; i++) if ((k = index(a[i], "=")) > 0) EX_FILE[substr(a[i], 1, k - 1)] = substr(a[i], k + 1)
+		printf "make check: glibc %s, page %d B, %d fault(s) a page read then written\n", H["glibc"], PAGE, RF
+		printf "THP %s\n", substr(H["thp"], 1, 70)
+		printf "  %-4s  %-17s %-16s %10s %10s %6s %3s\n", "", "step", "check", "got", "want", "tol", "pts"
+		for (i = 1; i <= ngraded; i++) {
+			CUR_EX = STEP_EX[STEP_N[GRADED[i]]]
+			if (CUR_EX != "") checker(GRADED[i], GCHECK[i])
+		}
+		return check_score()
+	}
 	rep(sprintf("# %s: %s, glibc %s, page %d B", SUBFILE, H["student"], H["glibc"], PAGE))
 	rep(sprintf("# %d fault(s) a read-then-written page, THP %s", RF, H["thp"]))
 	rep(sprintf("# knobs: frames %d, scale %d, variance_iters %d, count_large %d, bytes %s", N, SCALE, VI, CL, H["bytes"]))
@@ -1116,7 +1215,8 @@ function feedback(    i, m) {
 BEGIN {
 	BATCH_GLOBALS = "EXPECT_OUT GS_ERROR_ONLY GS_READY KIND KIT_KNOWN KNOBS KNOBS_FILE " \
 		"MANIFEST MANY MIB MODE NSTEPS ORD QKNOBS QUESTIONS SHOWKEY STEPS STEP_CHECK " \
-		"STEP_CMD STEP_ENV STEP_ID STEP_KINDS STEP_LABEL STEP_N STRACE SUBFILE SUMMARY " \
+		"STEP_CMD STEP_ENV STEP_EX STEP_ID STEP_KINDS STEP_LABEL STEP_N STRACE SUBFILE SUMMARY " \
+		"EXERCISE_ROW EXFILES " \
 		"BATCH_GLOBALS B_CODE B_LINE B_M B_PATH B_RC B_WORST"
 }
 function file_reset() {
@@ -1130,6 +1230,9 @@ function file_reset() {
 	split("", ROWID); split("", SC); split("", STUDENT_STEP); split("", V); split("", WANT_CMD)
 	split("", WANT_ENV); split("", WR); split("", a); split("", f); split("", gv)
 	split("", hd); split("", kv); split("", order); split("", seen); split("", w)
+	split("", RUN_EXIT); split("", RUN_ERR); split("", EX_MAX); split("", EX_GOT); split("", EX_ORDER)
+	split("", STEP_PTS); split("", STEP_BAD); split("", STEP_EXOF); split("", CSTEPS)
+	split("", EX_FILE); NEX = NCSTEP = 0; CUR_EX = LAST_EX = ""
 	ANSWERING = B = BITS = CL = CORRUPT = FAULTS = GMIN = HAVE_ANS = HAVE_Q = HAVE_STRACE = 0
 	HI = LD_ALIGN = LD_HI = LD_LO = LO = MMAPS = N = N4 = NANSBLOCK = NEG_SLACK = NFEAT = NFORMAT = 0
 	NHUM = NHUMAN = NOUT = NROWDUP = NRUN = PAGE = P_DYN = P_MMAPMAX = P_PERTURB = P_THR = 0

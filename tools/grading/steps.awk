@@ -3,6 +3,9 @@
 # before a program (awk -f tools/grading/steps.awk -f prog.awk), or from the shell:
 #   awk -v KIND=graded -v KNOBS="FRAMES=10 ..." -v STRACE=1 [-v QUESTIONS=1] -f tools/grading/steps.awk tools/grading/steps
 #   awk -v KIND=tolerance -f tools/grading/steps.awk      (fault_tolerance(), below)
+#   awk -v KIND=exercise -v KNOBS=... -v STRACE=1 -f tools/grading/steps.awk tools/grading/steps
+#       (make check: the rows that grade an exercise, and the rows their
+#       checkers compare with)
 # KNOBS holds the knobs as given (FRAMES SCALE VARIANCE_ITERS COUNT_LARGE
 # BYTES, and the student's Q_*); steps_derive() adds the derived ones.
 # Prints one line a record: ID|HOW|ENV|COMMAND, HOW one of run, sc (strace -c
@@ -13,24 +16,30 @@
 # which mawk, gawk and busybox awk all know; tested under all three.
 
 # steps_load(path): the table into STEP_ID, STEP_KINDS, STEP_LABEL,
-# STEP_ENV, STEP_CMD, STEP_CHECK [1..n]; returns n.  A malformed line, or a
-# graded row that names no checker, stops awk (exit 2).
+# STEP_ENV, STEP_CMD, STEP_CHECK, STEP_EX [1..n]; returns n.  A malformed
+# line, a graded row that names no checker, a check row that grades no
+# exercise, or an exercise name that is not labN.name stops awk (exit 2).
 function steps_load(path,    line, n, f, k, rc) {
 	n = 0
 	while ((rc = (getline line < path)) > 0) {
 		if (line ~ /^[ \t]*(#|$)/) continue
-		if (split(line, f, "|") != 6) {
-			print "steps: " path ": not six |-separated columns: " line > "/dev/stderr"
+		if (split(line, f, "|") != 7) {
+			print "steps: " path ": not seven |-separated columns: " line > "/dev/stderr"
 			exit 2
 		}
-		for (k = 1; k <= 6; k++) { sub(/^[ \t]+/, "", f[k]); sub(/[ \t]+$/, "", f[k]) }
+		for (k = 1; k <= 7; k++) { sub(/^[ \t]+/, "", f[k]); sub(/[ \t]+$/, "", f[k]) }
 		n++
 		STEP_ID[n] = f[1]; STEP_KINDS[n] = f[2]; STEP_LABEL[n] = f[3]
 		STEP_ENV[n] = (f[4] == "-") ? "" : f[4]; STEP_CMD[n] = f[5]
 		STEP_CHECK[n] = (f[6] == "-") ? "" : f[6]
+		STEP_EX[n] = (f[7] == "-") ? "" : f[7]
 		STEP_N[f[1]] = n
-		if (steps_has(n, "graded") && STEP_CHECK[n] == "") {
+		if ((steps_has(n, "graded") || steps_has(n, "check")) && STEP_CHECK[n] == "") {
 			print "steps: " path ": the graded step " f[1] " names no checker" > "/dev/stderr"
+			exit 2
+		}
+		if (STEP_EX[n] !~ /^(lab[0-9]+\.[a-z0-9_]+)?$/ || (steps_has(n, "check") && STEP_EX[n] == "")) {
+			print "steps: " path ": step " f[1] ": exercise '" f[7] "' is not labN.name" > "/dev/stderr"
 			exit 2
 		}
 	}
@@ -39,12 +48,25 @@ function steps_load(path,    line, n, f, k, rc) {
 	return n
 }
 
-# steps_has(i, kind): step i lists kind; "graded" is any kind a submission runs.
+# steps_has(i, kind): step i lists kind; "graded" is any kind a submission
+# runs (a "check" row runs only for make check, never in a submission).
 function steps_has(i, kind,    k) {
 	k = "," STEP_KINDS[i] ","
 	if (kind == "graded")
-		return k ~ /,(run|frames|iters|writes),/
+		return k ~ /,(run|frames|iters|writes),/ && k !~ /,check,/
 	return index(k, "," kind ",") > 0
+}
+
+# steps_exercise(n): EXERCISE_ROW[i] = 1 for each step make check runs: the
+# rows that grade an exercise, and the rows their checkers name (lab3.tuned
+# is judged against lab3.pre25).
+function steps_exercise(n,    i, a, m, j) {
+	for (i = 1; i <= n; i++) {
+		if (STEP_EX[i] == "") continue
+		EXERCISE_ROW[i] = 1
+		m = split(STEP_CHECK[i], a, ":")
+		for (j = 2; j <= m; j++) if (a[j] in STEP_N) EXERCISE_ROW[STEP_N[a[j]]] = 1
+	}
 }
 
 # steps_knobs(s, K): "NAME=value NAME=value" into K[NAME].
@@ -123,8 +145,10 @@ function steps_print(path,    n, i, K) {
 	steps_knobs(KNOBS, K)
 	steps_derive(K)
 	n = steps_load(path)
+	if (KIND == "exercise") steps_exercise(n)
 	for (i = 1; i <= n; i++)
-		if (KIND == "matrix" && steps_has(i, KIND))
+		if (KIND == "exercise") { if (i in EXERCISE_ROW) steps_records(i, K, STRACE + 0) }
+		else if (KIND == "matrix" && steps_has(i, KIND))
 			printf "%s|%s|%s|%s\n", STEP_ID[i], STEP_LABEL[i],
 			       STEP_ENV[i] == "" ? "-" : steps_fill(STEP_ENV[i], K), steps_fill(STEP_CMD[i], K)
 		else if (steps_has(i, KIND) && (QUESTIONS || !steps_has(i, "student")))

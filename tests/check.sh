@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# tests/check.sh - the exercises and make check.  The regions are where
+# tools/lib/exercise.awk finds them, each has its stub, a misplaced marker
+# stops the tool; make check, as typed, gives the kit's own solutions full
+# marks and the skeleton as shipped (every region replaced by its stub)
+# under half, one exercise solved at a time scores that exercise alone,
+# and code that crashes or hangs scores nothing for what it printed.
+. "$(dirname "$0")/lib.sh" || exit 1
+
+EX=tools/lib/exercise.awk
+KNOBS=(FRAMES=2 SCALE=100 VARIANCE_ITERS=2000 COUNT_LARGE=200 BYTES=1M)
+progs=$(lab_programs | sed 's/$/.c/' | tr '\n' ' ')
+
+# ------------------------------------------------------------ the regions
+# shellcheck disable=SC2086
+awk -v DO=list -f $EX $progs >"$TMP/regions" 2>"$TMP/err"; rc=$?
+n=$(wc -l <"$TMP/regions")
+if [ $rc = 0 ] && [ "$n" -ge 6 ]; then pass "exercise regions: $n in the lab programs, each named once"
+else fail "exercise regions listed" "exit $rc, $n regions: $(cat "$TMP/err")"; fi
+missing=$(awk '{ print $1 }' "$TMP/regions" | while read -r r; do [ -s "tools/exercises/$r.c" ] || echo "$r"; done)
+orphans=$(for f in tools/exercises/*.c; do r=${f##*/}; r=${r%.c}; grep -q "^$r " "$TMP/regions" || echo "$r"; done)
+if [ -z "$missing$orphans" ]; then pass "every region has its stub in tools/exercises/, every stub its region"
+else fail "regions and stubs" "no stub: $missing; no region: $orphans"; fi
+# every step that grades an exercise names a region that exists, and every
+# region is graded by at least one step
+graded=$(awk -F'|' '!/^[ \t]*(#|$)/ { e = $7; gsub(/[ \t]/, "", e); if (e != "-") print e }' tools/grading/steps | sort -u)
+regions=$(awk '{ print $1 }' "$TMP/regions" | sort -u)
+if [ "$graded" = "$regions" ]; then pass "tools/grading/steps grades exactly the regions there are"
+else fail "steps' exercise column against the regions" "graded: $(echo $graded); regions: $(echo $regions)"; fi
+
+# A marker out of place stops the tool: exit 2, one line naming the line.
+marker_refused() { # NAME TEXT
+	printf '%b' "$2" >"$TMP/m.c"
+	awk -v DO=list -f $EX "$TMP/m.c" >"$TMP/out" 2>"$TMP/err"; local rc=$?
+	if [ $rc = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q "m.c:[0-9]" "$TMP/err" && [ ! -s "$TMP/out" ]; then
+		pass "exercise.awk refuses $1 (exit 2, the line named)"
+	else fail "exercise.awk refuses $1" "exit $rc: $(cat "$TMP/err" "$TMP/out")"; fi
+}
+B='/* BEGIN EXERCISE lab9.x */\n' E='/* END EXERCISE lab9.x */\n'
+marker_refused "an END without its BEGIN" "int a;\n$E"
+marker_refused "a BEGIN inside a region" "$B/* BEGIN EXERCISE lab9.y */\n$E"
+marker_refused "a region never closed" "$B int a;\n"
+marker_refused "a region twice" "$B$E$B$E"
+marker_refused "a misspelt marker" "/* BEGIN EXERCISE lab9.x*/\n$E"
+printf 'a\n/* BEGIN EXERCISE lab9.x */\nkit\n/* END EXERCISE lab9.x */\nb\n' >"$TMP/k.c"
+printf '/* BEGIN EXERCISE lab9.x */\nmine\n/* END EXERCISE lab9.x */\nignored\n' >"$TMP/s.c"
+got=$(awk -v DO=splice -v FROM="$TMP/s.c" -f $EX "$TMP/k.c" | tr '\n' '|')
+if [ "$got" = "a|/* BEGIN EXERCISE lab9.x */|mine|/* END EXERCISE lab9.x */|b|" ]; then
+	pass "exercise.awk splice: the region from the student's file, the rest the kit's"
+else fail "exercise.awk splice" "$got"; fi
+
+# The step table: a check-only row must grade an exercise.
+sed 's/^\(lab1\.fix-frame .*| \)lab1\.new_frame$/\1-/' tools/grading/steps >"$TMP/steps"
+awk -v KIND=exercise -f tools/grading/steps.awk "$TMP/steps" >/dev/null 2>"$TMP/err"; rc=$?
+if [ $rc = 2 ] && grep -q 'lab1.fix-frame' "$TMP/err"; then pass "steps: a check row that grades no exercise stops the reader"
+else fail "steps: a check row without an exercise" "exit $rc: $(cat "$TMP/err")"; fi
+
+# ------------------------------------------------------- make check, kit
+make -s check "${KNOBS[@]}" >"$TMP/kit.out" 2>"$TMP/kit.err"; rc=$?
+score=$(sed -n 's/^Score: //p' "$TMP/kit.out")
+if [ $rc = 0 ] && [ -n "$score" ] && [ "${score%/*}" = "${score#*/}" ] && ! grep -q '^  FAIL' "$TMP/kit.out"; then
+	pass "make check in the kit: the solutions score $score, exit 0"
+else fail "make check in the kit" "exit $rc, score '$score': $(grep -m 3 FAIL "$TMP/kit.out") $(head -c 300 "$TMP/kit.err")"; fi
+w=$(expand "$TMP/kit.out" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+cmp_num "make check's lines fit 80 columns" "$w" -le 80
+n=$(grep -c '^  OK ' "$TMP/kit.out")
+cmp_num "make check: a line a check ($n)" "$n" -ge 20
+
+# The records make check writes are not a submission: the grader says so.
+env "${KNOBS[@]}" MALLOC_LABS_STEPS=exercise STUDENT=t OUT="$TMP/check.txt" tools/submit.sh >/dev/null 2>&1
+check_exit "tools/grade.sh refuses make check's records as a submission (exit 2)" 2 tools/grade.sh "$TMP/check.txt"
+if grep -q 'a make check record' "$TMP/err"; then pass "... and says what the file is"
+else fail "grade.sh names make check's record" "$(cat "$TMP/err")"; fi
+check_refused "MALLOC_LABS_STEPS=all tools/submit.sh"
+
+# ------------------------------------------------- the skeleton as shipped
+# A copy of the kit with every region replaced by its stub: it builds
+# warning-free and make check scores it under half, every exercise short.
+stubbed() { # DIR: a kit copy with the stubs in
+	kit_copy "$1" || return 1
+	for f in $(awk '{ print $2 }' "$TMP/regions" | sort -u); do
+		awk -v DO=stub -v STUBS=tools/exercises -f $EX "$f" >"$1/$f" || return 1
+	done
+}
+S=$TMP/stub
+if stubbed "$S" && (cd "$S" && make -s CFLAGS="-std=gnu11 -Wall -Wextra -Werror -O2 -g") >"$TMP/b.out" 2>&1; then
+	pass "the stubs build warning-free (-Wall -Wextra -Werror)"
+else fail "the stubs build" "$(head -c 400 "$TMP/b.out")"; fi
+(cd "$S" && make -s check "${KNOBS[@]}") >"$TMP/stub.out" 2>"$TMP/stub.err"; rc=$?
+ss=$(sed -n 's/^Score: //p' "$TMP/stub.out")
+if [ $rc != 0 ] && [ -n "$ss" ] && [ $((2 * ${ss%/*})) -lt "${ss#*/}" ]; then
+	pass "make check on the stubs: $ss (under half), make exits $rc"
+else fail "make check on the stubs" "exit $rc, score '$ss': $(tail -n 3 "$TMP/stub.err")"; fi
+short=$(awk '$3 == "OK" && /^lab[0-9]+\./ { print $1 }' "$TMP/stub.out")
+if [ -z "$short" ] && [ "$(grep -c '^lab[0-9]*\.[a-z0-9_]* .* FAIL ' "$TMP/stub.out")" = "$(wc -l <"$TMP/regions")" ]; then
+	pass "make check on the stubs: every exercise FAIL"
+else fail "every stubbed exercise fails" "full marks for: $short"; fi
+if [ "$(sed -n 's/^Score: [0-9]*\///p' "$TMP/stub.out")" = "${score#*/}" ]; then
+	pass "the stubs and the solutions are scored out of the same maximum"
+else fail "one maximum" "$ss against $score"; fi
+
+full_only "make check on each solution alone, a crashing and a hanging region"
+
+# One solution spliced into the skeleton: that exercise full, no other.
+while read -r r f _; do
+	cp "$S/$f" "$TMP/one.c"
+	awk -v DO=splice -v FROM="$f" -v ONLY="$r" -f $EX "$TMP/one.c" >"$S/$f"
+	(cd "$S" && make -s >/dev/null 2>&1 && make -s check "${KNOBS[@]}") >"$TMP/one.out" 2>/dev/null
+	cp "$TMP/one.c" "$S/$f"
+	ok=$(awk '/^lab[0-9]+\./ && $3 == "OK" { print $1 }' "$TMP/one.out" | tr '\n' ' ')
+	if [ "$ok" = "$r " ]; then pass "the stubs with $r solved: $r alone scores ($(awk -v r="$r" '$1 == r && $3 == "OK" { print $4 }' "$TMP/one.out"))"
+	else fail "the stubs with $r solved" "full marks for: '$ok'"; fi
+done <"$TMP/regions"
+
+# A region that crashes: the run is recorded as it ended, nothing it
+# printed counts, and the other exercises are graded as before.
+awk '/^\/\* BEGIN EXERCISE lab1\.tune_allocator \*\/$/ { print; print "static void tune_allocator(int verbose) { (void)verbose; abort(); }"; skip = 1; next }
+     /^\/\* END EXERCISE/ { skip = 0 } !skip' frames.c >"$S/frames.c"
+(cd "$S" && make -s >/dev/null 2>&1 && make -s check "${KNOBS[@]}") >"$TMP/crash.out" 2>/dev/null; rc=$?
+if [ $rc != 0 ] && grep -q 'lab1.tune-malloc  *brk/2frames  *missing' "$TMP/crash.out" &&
+   grep -q '(the run exited 134' "$TMP/crash.out" && grep -q '^lab1.tune_allocator .* FAIL  *0/' "$TMP/crash.out" &&
+   grep -q '^lab1.new_frame .* OK ' "$TMP/crash.out"; then
+	pass "a tune_allocator() that aborts: no count of its runs is read, and new_frame() is graded as before"
+else fail "a crashing region" "exit $rc: $(grep -m 4 'tune-malloc\|exited' "$TMP/crash.out")"; fi
+# A region that never returns: stopped at CHECK_TIMEOUT, said so.
+awk '/^\/\* BEGIN EXERCISE lab6\.give_memory_back \*\/$/ { print; print "static int give_memory_back(void) { for (;;) pause(); }"; skip = 1; next }
+     /^\/\* END EXERCISE/ { skip = 0 } !skip' arenas.c >"$S/arenas.c"
+(cd "$S" && make -s >/dev/null 2>&1 && CHECK_TIMEOUT=3 make -s check "${KNOBS[@]}") >"$TMP/hang.out" 2>/dev/null
+if grep -q 'exited 124 (over CHECK_TIMEOUT=3 s)' "$TMP/hang.out" && grep -q '^Score: ' "$TMP/hang.out"; then
+	pass "a give_memory_back() that never returns: stopped at CHECK_TIMEOUT, scored, and make check ends"
+else fail "a hanging region" "$(grep -m 3 'trim\|Score' "$TMP/hang.out")"; fi

@@ -1,0 +1,5 @@
+static int give_memory_back(void)
+{
+	/* Your code: one call, and return what it returned. */
+	return 0;
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# tools/grading/check.sh - make check: the exercises (the code between the
+# markers of tools/lib/exercise.awk) measured on this machine.  It runs
+# the rows of tools/grading/steps that grade an exercise (tools/submit.sh
+# with MALLOC_LABS_STEPS=exercise: the same commands, the same records)
+# and grades them with tools/grading/grade.awk (MODE=check): every count
+# against the kit's first-principles model, never a time.  One line a
+# check, then a line an exercise and Score: N/M.
+# Knobs (environment): FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES, as
+# make submit's (tools/grading/knobs); CHECK_TIMEOUT a run, in seconds.
+# Exit: 0 full marks, 1 short of them, 2 the check itself could not run.
+set -u -o pipefail
+cd "$(dirname "$0")/../.." || exit 2
+prog=check
+. tools/lib/lib.sh || exit 2
+case ${1:-} in
+-h|--help) echo "usage: make check   (environment: FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES CHECK_TIMEOUT)"; exit 0 ;;
+'') ;;
+*) bad_usage "unexpected argument '$(shown "$1")'" ;;
+esac
+T=$(mktemp -d) || die "no temporary directory"
+trap 'rm -rf "$T"' EXIT
+regions=$(awk -v DO=list -f tools/lib/exercise.awk $(lab_programs | sed 's/$/.c/')) || exit 2
+exfiles=$(printf '%s\n' "$regions" | awk '{ printf "%s%s=%s", (NR > 1 ? " " : ""), $1, $2 }')
+MALLOC_LABS_STEPS=exercise STUDENT=${STUDENT:-check} OUT="$T/check.txt" tools/submit.sh >"$T/submit.out" ||
+	{ echo "$prog: the runs could not be made (above)" >&2; exit 2; }
+printf '%s\t%s\t\tyes\t1\n' "$T/check.txt" "make check" >"$T/manifest"
+LC_ALL=C awk -v MODE=check -v STEPS=tools/grading/steps -v KNOBS_FILE=tools/grading/knobs -v SUMMARY= \
+	-v EXFILES="$exfiles" -v MANIFEST="$T/manifest" \
+	-f tools/lib/csv.awk -f tools/grading/steps.awk -f tools/grading/grade.awk -f tools/grading/gradescope.awk </dev/null
