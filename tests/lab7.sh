@@ -100,9 +100,9 @@ rc=$?
 if [ $rc -eq 0 ] && grep -q 'skipped: strace' "$TMP/skip"; then
 	skip "lab7.sh: a missing allocator is skipped by package" "$(grep skipped "$TMP/skip")"
 elif [ $rc -eq 0 ] &&
-   grep -q '^lab7: skipped jemalloc: libjemalloc.so.2 is not installed (apt-get install libjemalloc2)' "$TMP/skip" &&
-   grep -q '^lab7: skipped tcmalloc: .*(apt-get install libtcmalloc-minimal4)' "$TMP/skip" &&
-   grep -q '^lab7: skipped mimalloc: .*(apt-get install libmimalloc2.0)' "$TMP/skip" &&
+   grep -A1 '^lab7: skipped jemalloc: libjemalloc.so.2 is not installed$' "$TMP/skip" | grep -q '^ *(apt-get install libjemalloc2)$' &&
+   grep -A1 '^lab7: skipped tcmalloc: ' "$TMP/skip" | grep -q '^ *(apt-get install libtcmalloc-minimal4)$' &&
+   grep -A1 '^lab7: skipped mimalloc: ' "$TMP/skip" | grep -q '^ *(apt-get install libmimalloc2.0)$' &&
    [ "$(grep -c '^glibc ' "$TMP/skip")" -eq 2 ]; then
 	pass "lab7.sh: each missing allocator skipped naming its package; glibc's 2 rows run"
 else

@@ -165,8 +165,10 @@ printf 'k,n\nA,3\nB,30\nA,4\n' | "$P" --x k --y n --kind bars >"$TMP/l8b.svg" 2>
 if make --no-print-directory -s plots PLOTS_DIR="$TMP/plots" FRAMES=2 VARIANCE_ITERS=2000 BYTES=512K \
 	>"$TMP/l8run" 2>"$TMP/l8err"; then
 	pass "make plots FRAMES=2 ...: a short run of every lab"
-	[ -s "$TMP/l8err" ] && fail "make plots: no progress when stderr is not a terminal" \
-		"$(head -c 200 "$TMP/l8err")" ||
+	# (an allocator Lab 7 skips is named there, two lines: not progress)
+	grep -v -e '^lab7: skipped ' -e '^      (apt-get install ' "$TMP/l8err" >"$TMP/l8err2"
+	[ -s "$TMP/l8err2" ] && fail "make plots: no progress when stderr is not a terminal" \
+		"$(head -c 200 "$TMP/l8err2")" ||
 		pass "make plots: no progress when stderr is not a terminal"
 	# Lab 1's bars coloured by policy: default, no mmap, tuned, fixed, floor.
 	l8check "plot lab1 faults" "$TMP/plots/plot-lab1-faults.svg" 5
