@@ -819,7 +819,8 @@ static void print_report(const struct options *o, const struct result *r,
 		printf("  policy:          %s's own, set by its environment variables%s\n",
 		       env_allocator(a, sizeof a), o->tune ? " (--tune's mallopt() is glibc's)" : "");
 	else
-		printf("  policy:          %s\n", o->tune ? "tuned with mallopt()"
+		printf("  policy:          %s\n",
+		       o->tune ? "--tune: tune_allocator(); predicted: the tuned policy"
 		       : "glibc's defaults plus the environment (see the # lines)");
 	if (t->before_kib >= 0) {
 		printf("  rss before trim: %ld KiB (VmRSS, every frame freed)\n", t->before_kib);

@@ -812,6 +812,9 @@ function grade_one() {
 	rep(sprintf("# %s: %s, glibc %s, page %d B", SUBFILE, H["student"], H["glibc"], PAGE))
 	rep(sprintf("# %d fault(s) a read-then-written page, THP %s", RF, H["thp"]))
 	rep(sprintf("# knobs: frames %d, scale %d, variance_iters %d, count_large %d, bytes %s", N, SCALE, VI, CL, H["bytes"]))
+	# (issue 34: what a file can prove, said where it is graded)
+	rep("# a file graded alone is a self-check of the machine that wrote it, not proof")
+	rep("# of whose code ran: make check, or a course's re-run, measures the code")
 	rep(sprintf("%-4s  %-19s  %-16s %12s %12s %6s %5s", "", "step", "check", "got", "want", "tol", "pts"))
 	integrity()
 	for (i = 1; i <= ngraded; i++) { ANSWERING = (GRADED[i] in STUDENT_STEP); check_commands(GRADED[i]) }
