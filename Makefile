@@ -57,6 +57,7 @@
 #                             (T=NAME: tests/NAME.sh alone; TEST_AWK=gawk
 #                             or busybox: under that awk)
 #   make check                the exercises you write, measured: Score: N/M
+#   make handout OUT=DIR      the students' copy: every exercise its stub
 #   make submit               every lab's graded runs in one file for a grader
 #                             (STUDENT=name; FRAMES SCALE VARIANCE_ITERS ...)
 #   make grade FILE=f         tools/grade.sh: check a submission (or a directory;
@@ -120,7 +121,7 @@ LABS := $(call uniq,$(foreach r,$(LAB_ROWS),$(call lab_field,2,$(r))))
 THREADED := $(call uniq,$(foreach r,$(LAB_ROWS),$(if $(filter yes,$(call lab_field,5,$(r))),$(call lab_field,2,$(r)))))
 TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items
 
-.PHONY: all run test clean help results reference submit check grade questions autograder rerun
+.PHONY: all run test clean help results reference submit check handout grade questions autograder rerun
 all: $(LABS)
 
 # The shared headers: the command line, measuring, the environment check,
@@ -250,6 +251,11 @@ submit: $(LABS)
 # knobs typed (FRAMES=4 ...) reach it as they reach make submit.
 check: $(LABS)
 	@CC=$(call shq,$(CC)) CFLAGS=$(call shq,$(CFLAGS)) tools/grading/check.sh
+
+# handout: the students' copy of this kit in OUT (tools/grading/handout.sh):
+# every exercise region its stub, so no solution; its grader shows no key.
+handout:
+	@tools/grading/handout.sh $(call shq,$(OUT))
 # questions: the student's answer sheet, answers/NAME.txt, with parameters
 # of their own (tools/grading/questions.sh); make submit ANSWERS=answers/NAME.txt.
 questions:

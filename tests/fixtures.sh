@@ -113,7 +113,7 @@ done
 shared_submission && cp "$SUB" "$TMP/fx_sub.txt" || fail "fixtures: make submit at small knobs" "$SUB_WHY"
 if [ -f "$TMP/fx_sub.txt" ]; then
 	EXPECT_OUT=$TMP/fx_expect tools/grade.sh "$TMP/fx_sub.txt" >"$TMP/fx_out" 2>&1; rc=$?
-	cmp_num "fixtures: a submission made here grades clean (exit status)" "$rc" -eq 0
+	graded_clean "fixtures: a submission made here grades clean" "$rc" "$TMP/fx_out"
 	# predicted_faults of each step's main record, by header name
 	awk "$(cat tools/lib/csv.awk)"'
 		/^@run / { id = $2; nh = 0; next }
@@ -135,5 +135,5 @@ if [ -f "$TMP/fx_sub.txt" ]; then
 	fx_thp=$(sed -n 's/^thp: //p' "$TMP/fx_sub.txt")
 	sed "s/$fx_thp/enabled=always defrag=madvise zero_page=1/g" "$TMP/fx_sub.txt" >"$TMP/fx_always.txt"
 	tools/grade.sh "$TMP/fx_always.txt" >"$TMP/fx_out" 2>&1; rc=$?
-	cmp_num "fixtures: under THP always, --no-thp runs still grade clean (exit status)" "$rc" -eq 0
+	graded_clean "fixtures: under THP always, --no-thp runs still grade clean" "$rc" "$TMP/fx_out"
 fi

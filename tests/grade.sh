@@ -34,7 +34,9 @@ else
 	fail "make submit" "${SUB_WHY:-the last line: $(tail -n 1 "$(dirname "$SUB")/sub.out")}"
 fi
 g_grade "$G_SUB"; rc=$?
-if [ $rc -eq 0 ] && [ "$(g_lines FAIL)" -eq 0 ] && [ "$(g_lines ENV)" -eq 0 ] && [ "$(g_lines PASS)" -gt 100 ]; then
+if [ "$HANDOUT" = 1 ]; then
+	graded_clean "grade: a FRAMES=2 submission made through make" "$rc" "$TMP/g_out"
+elif [ $rc -eq 0 ] && [ "$(g_lines FAIL)" -eq 0 ] && [ "$(g_lines ENV)" -eq 0 ] && [ "$(g_lines PASS)" -gt 100 ]; then
 	pass "grade: a FRAMES=2 submission made through make grades clean ($(tail -n 1 "$TMP/g_out"))"
 else
 	fail "grade: a fresh submission" "exit $rc: $(grep -m 3 -E '^(FAIL|ENV)' "$TMP/g_out") $(head -c 200 "$TMP/g_err")"
@@ -106,6 +108,7 @@ g_pollute() { # WHAT VALUE: set the env column (glibc_tunables|malloc_env)
 }
 for g_case in "malloc_env MALLOC_MMAP_MAX_=0" "glibc_tunables glibc.malloc.mmap_max=0"; do
 	set -- $g_case
+	needs_solution "every exercise" "grade: $2 inherited: ENV, no FAIL" || continue
 	g_pollute "$1" "$2" >"$TMP/g_env.txt"
 	g_grade "$TMP/g_env.txt"; rc=$?
 	if [ $rc -eq 3 ] && [ "$(g_lines FAIL)" -eq 0 ] &&

@@ -51,7 +51,8 @@ else
 	bad=$(awk -F, 'NR > 1 {
 		want = $2 == "page" ? 0 : $2 == "page+8" ? 8 : $2 == "page+16" ? 16 : -1
 		if ((want >= 0 && $3 != want) || (want < 0 && $3 % 16 != 0)) print $2 ": " $3 }' "$TMP/l5_csv")
-	if [ -z "$bad" ]; then pass "yes: each row's address mod the page size is the alignment it claims"
+	if ! needs_solution lab5.page_buffer "yes: each row's address mod the page size is the alignment it claims"; then :
+	elif [ -z "$bad" ]; then pass "yes: each row's address mod the page size is the alignment it claims"
 	else fail "yes: each row's address mod the page size is the alignment it claims" "$bad"; fi
 fi
 

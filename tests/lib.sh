@@ -245,6 +245,38 @@ fi
 # test-all's: one skip line says what is left, and the file ends here.
 TEST_TIER=${TEST_TIER:-all}
 case $TEST_TIER in quick | all) ;; *) echo "$TEST_FILE: TEST_TIER is quick or all, not '$TEST_TIER'" >&2; exit 1 ;; esac
+# needs_solution REGION WHAT: true in the kit, whose exercise regions hold
+# its solutions.  In a handout (make handout marks it tools/lib/handout)
+# REGION holds its stub: WHAT is skipped by name and false returned, and
+# make check grades REGION there instead.  HANDOUT: 1 in a handout.
+HANDOUT=0
+[ -e tools/lib/handout ] && HANDOUT=1
+needs_solution() {
+	[ "$HANDOUT" = 1 ] || return 0
+	skip "$2" "needs $1's solution: a handout holds the stub; make check grades it"
+	return 1
+}
+
+# exercise_steps: "STEP EXERCISE" for each step of tools/grading/steps
+# that grades an exercise (its seventh column names it), one a line.
+exercise_steps() {
+	awk -F'|' '!/^[ \t]*(#|$)/ { s = $1; e = $7; gsub(/[ \t]/, "", s); gsub(/[ \t]/, "", e)
+		if (e != "-") print s, e }' tools/grading/steps
+}
+
+# graded_clean NAME RC REPORT: tools/grade.sh graded a submission made
+# here clean: exit status 0.  In a handout the stubs fail the steps that
+# grade an exercise, and only those: exit 0 or 1, no other step FAILs.
+graded_clean() {
+	if [ "$HANDOUT" = 0 ]; then cmp_num "$1 (exit status)" "$2" -eq 0; return; fi
+	local others
+	others=$(exercise_steps | awk 'NR == FNR { ex[$1] = 1; next }
+		$1 ~ /^(FAIL|ENV|INTEGRITY)$/ && !($2 in ex) { print $1, $2, $3 }' - "$3" | sort -u | head -n 5)
+	if { [ "$2" = 0 ] || [ "$2" = 1 ]; } && [ -z "$others" ]; then
+		pass "$1 (a handout: no step but an exercise's fails)"
+	else fail "$1" "exit $2; outside the exercises' steps: $others"; fi
+}
+
 full_only() {
 	[ "$TEST_TIER" = quick ] || return 0
 	skip "$1" "make test-all runs it"

@@ -63,8 +63,15 @@ else
 fi
 
 n=0
+declare -A ex=()
+while read -r st e; do ex[$st]=$e; done < <(exercise_steps)
 while IFS='|' read -r id envs cmd; do
 	[ "$envs" = - ] && envs=
+	# An exercise's run states the solution's policy: a handout's stub
+	# does not do what it states (make check grades it there).
+	if [ -n "${ex[$id]:-}" ] && ! needs_solution "${ex[$id]}" "why $id"; then
+		n=$((n + 1)); continue
+	fi
 	args=() size=66355200 vary=0 prev=
 	for w in $cmd; do
 		[ "$w" = --csv ] && continue

@@ -26,7 +26,8 @@
 #   --format gradescope   Gradescope's results.json for one FILE (the
 #                 answers' tests visible after the due date only)
 # --key           the answers' key in the want column (for the instructor;
-#                 never hand this output to a student)
+#                 never hand this output to a student; refused in a handout,
+#                 where the answer sheet is not marked at all)
 # --knobs FILE    the course's knobs (default tools/grading/knobs): the
 #                 minimums, and whether a file under one is flagged or
 #                 INTEGRITY
@@ -61,12 +62,17 @@ USAGE="usage: tools/grade.sh [--csv | --feedback | --format report|csv|feedback|
 say() { printf '%s\n' "$*"; }              # a file's name is printed, never echoed
 usage() { say "$USAGE"; }
 MODE=report SHOWKEY=0 KNOBS=$G/knobs
+# In a handout (tools/grading/handout.sh) the grader is the student's own
+# check: no key, and the answer sheet is left to the course's grader.
+HANDOUT=0
+[ -e "$ROOT/tools/lib/handout" ] && HANDOUT=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) say "$USAGE"; exit 0 ;;
 	--csv) MODE=csv ;;
 	--feedback) MODE=feedback ;;
-	--key) SHOWKEY=1 ;;
+	--key) [ $HANDOUT = 0 ] || bad_usage "--key: the answers' key is the instructor's, not in a handout"
+		SHOWKEY=1 ;;
 	--knobs) [ $# -ge 2 ] || bad_usage "--knobs wants a file"
 		KNOBS=$2; shift ;;
 	--format) [ $# -ge 2 ] || bad_usage "--format wants report, csv, feedback or gradescope"
@@ -223,7 +229,7 @@ done >"$MANIFEST"
 # (tools/grading/gradescope.awk).
 grade_share() { # MANIFEST SUMMARY: grade the files listed
 	awk -v SUMMARY="$2" -v MANIFEST="$1" -v MANY=$many -v STEPS="$G/steps" \
-		-v EXPECT_OUT="${EXPECT_OUT:-}" -v MODE="$MODE" -v SHOWKEY=$SHOWKEY -v KNOBS_FILE="$KNOBS" \
+		-v EXPECT_OUT="${EXPECT_OUT:-}" -v MODE="$MODE" -v SHOWKEY=$SHOWKEY -v HANDOUT=$HANDOUT -v KNOBS_FILE="$KNOBS" \
 		-f "$L/csv.awk" -f "$G/steps.awk" -f "$G/grade.awk" -f "$G/gradescope.awk" </dev/null
 }
 # GRADE_SHARES=N (tests): N shares whatever the CPUs and the class size.

@@ -16,7 +16,8 @@
 # KIT_KNOWN (yes, no or unknown: the kit revision is in the grader's own
 # git history, or src-HASH names its own sources; changed: the revision is,
 # but the submission's kit_sources are not its sources), SHOWKEY (1: print
-# the answers' key, for the instructor).
+# the answers' key, for the instructor), HANDOUT (1: grade.sh runs in a
+# handout: no answer is marked).
 #
 # Awk: POSIX only, plus "/dev/stderr" as a file name (mawk, gawk and busybox
 # awk all have it); tested under all three (tests/lib.sh: TEST_AWK).  No
@@ -165,6 +166,9 @@ function read_line(raw) {
 function out(st, step, chk, got, want, tol, pts, why,    p) {
 	if (MODE == "check") { check_out(st, step, chk, got, want, tol, pts, why); return }
 	sub(/\.strace[0-9N]+$/, "", step)     # strace runs are graded under their step
+	# A handout's grader marks no answer, nor the runs whose numbers are
+	# the answers: answers() says so in one line.
+	if (ANSWERING && HANDOUT) return
 	# The sheet's part: what the model wants is the key (the runs at the
 	# sheet's parameters want the answers' very numbers): shown only with
 	# SHOWKEY, as is a tolerance that is a share of it.
@@ -840,7 +844,8 @@ function grade_one() {
 	# outscores a flagged file); the maximum is the same for every file.
 	if (integ) { score = 0; ascore = 0 }
 	rep(sprintf("Status: %s%s", STATUS, integ ? " (" integ " integrity check(s) failed: no score)" : ""))
-	rep(sprintf("Answers: %s", HAVE_ANS ? ascore + 0 "/" atotal : "none (no answer sheet in the submission)"))
+	rep(sprintf("Answers: %s", !HAVE_ANS ? "none (no answer sheet in the submission)" : \
+		HANDOUT ? "not marked in a handout" : ascore + 0 "/" atotal))
 	rep(sprintf("Score: %d/%d", score, total))
 	if (MODE == "feedback") feedback()
 	if (MODE == "gradescope") gradescope()
@@ -1081,6 +1086,10 @@ function answers(    S, P, L4, BUF, u, t, v, ok, a, m, mm, mu, tb, w) {
 		out("SKIP", "answers", "sheet", "-", "-", "-", 0, "no answer sheet (make questions STUDENT=name; make submit ANSWERS=file)")
 		return
 	}
+	if (HANDOUT) {
+		out("SKIP", "answers", "sheet", "-", "-", "-", 0, "a handout marks no answer: your course's grader does")
+		return
+	}
 	ANSWERING = 1
 	ANS_BAD = answers_gate()
 	S = K["Q_SIZE"] + 0; L4 = K["Q_L4"] + 0; BUF = K["Q_BUF"] + 0
@@ -1217,7 +1226,7 @@ function feedback(    i, m) {
 # into the next.  Counters become 0, texts "" and arrays empty.
 BEGIN {
 	BATCH_GLOBALS = "EXPECT_OUT GS_ERROR_ONLY GS_READY KIND KIT_KNOWN KNOBS KNOBS_FILE " \
-		"MANIFEST MANY MIB MODE NSTEPS ORD QKNOBS QUESTIONS SHOWKEY STEPS STEP_CHECK " \
+		"HANDOUT MANIFEST MANY MIB MODE NSTEPS ORD QKNOBS QUESTIONS SHOWKEY STEPS STEP_CHECK " \
 		"STEP_CMD STEP_ENV STEP_EX STEP_ID STEP_KINDS STEP_LABEL STEP_N STRACE SUBFILE SUMMARY " \
 		"EXERCISE_ROW EXFILES " \
 		"BATCH_GLOBALS B_CODE B_LINE B_M B_PATH B_RC B_WORST"

@@ -12,6 +12,8 @@ set -u -o pipefail
 cd "$(dirname "$0")/../../.." || exit 1
 . tools/lib/lib.sh
 prog=autograder
+# A handout's regions are stubs: its grader would know no solution.
+[ ! -e tools/lib/handout ] || { echo "$prog: this is a handout: make autograder runs in the instructor's kit" >&2; exit 2; }
 command -v zip >/dev/null 2>&1 || die "zip is not installed (apt-get install zip)"
 git rev-parse --git-dir >/dev/null 2>&1 || die "not a git checkout: the zip holds the tracked files"
 out=build/autograder
