@@ -112,6 +112,59 @@ for t in lab9 lab2-nosuch; do
 	fi
 done
 
+# A variable make does not know, typed after it (a misspelt knob was
+# ignored: make lab1 FRAME=5 ran all 100 frames): one line naming the
+# nearest knob, exit 2, before anything is built or run (nothing on
+# stdout, where make echoes a build and a lab prints).  Not -s: as typed.
+for c in "lab1 FRAME=5|FRAME: no such knob; did you mean FRAMES?" \
+	 "lab5 bytes=1M|bytes: no such knob; did you mean BYTES?" \
+	 "lab2 ITERS=2000|ITERS: no such knob; did you mean VARIANCE_ITERS?" \
+	 "submit STUDNET=ada|STUDNET: no such knob; did you mean STUDENT?" \
+	 "lab1 XYZZY=1|XYZZY: no such knob (make help lists them)"; do
+	IFS='|' read -r t want <<<"$c"
+	# shellcheck disable=SC2086 # the target and the variable are words
+	make --no-print-directory $t >"$TMP/out" 2>"$TMP/err"; rc=$?
+	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	   grep -qF -- "*** $want" "$TMP/err" && [ "$(wc -L <"$TMP/err")" -le 80 ]; then
+		pass "make $t: refused in one line, \"$want\", nothing ran"
+	else
+		fail "make $t: refused in one line naming the nearest knob" \
+			"exit $rc; stderr: $(head -c 300 "$TMP/err"); stdout: $(head -c 200 "$TMP/out")"
+	fi
+done
+
+# The same name in the environment is only warned of, and the target goes
+# on: the environment holds every other program's variables too.  Those
+# (a compiler's, a time zone, a pager) get no warning.
+env_plans() {
+	local name=$1 want=$2 rc
+	shift 2
+	env -u FRAMES "$@" "${MK[@]}" -n lab1 >"$TMP/out" 2>"$TMP/err"; rc=$?
+	if [ "$rc" -eq 0 ] && grep -q 'tools/labs/lab1.sh table$' "$TMP/out" &&
+	   { { [ -z "$want" ] && [ ! -s "$TMP/err" ]; } ||
+	     { [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -qF -- "$want" "$TMP/err"; }; }; then
+		pass "$name"
+	else
+		fail "$name" "exit $rc; stderr: $(head -c 300 "$TMP/err")"
+	fi
+}
+env_plans "FRAME=5 make -n lab1: one warning naming FRAMES, and lab1 planned" \
+	"warning: FRAME (environment) is no knob; did you mean FRAMES?" FRAME=5
+env_plans "CXX, LDFLAGS, TZ, PAGER in the environment: no warning, lab1 planned" "" \
+	CXX=g++ LDFLAGS=-s TZ=UTC PAGER=less
+
+# Every variable README types after make is one make knows (but the typo
+# it shows refused): all at once after make help, which runs nothing.
+typos=$(grep -oE '[A-Z][A-Z0-9_]*: no such knob' README.md | cut -d: -f1)
+mapfile -t names < <(grep -oE '\bmake( +[-a-z0-9.]+)*( +[A-Z][A-Z0-9_]*=("[^"]*"|[^ `]*))+' README.md |
+	grep -oE ' [A-Z][A-Z0-9_]*=' | tr -d ' =' | sort -u | grep -vxF "${typos:-NONE}")
+"${MK[@]}" -n help "${names[@]/%/=1}" >"$TMP/out" 2>"$TMP/err"; rc=$?
+if [ "${#names[@]}" -ge 10 ] && [ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ]; then
+	pass "every variable README types after make is known: ${names[*]}"
+else
+	fail "every variable README types after make is known" "exit $rc: $(head -c 300 "$TMP/err") (names: ${names[*]})"
+fi
+
 # A minimal VM's host name is "(none)": make submit's default name must
 # still pass its own check.  A GLIBC_TUNABLES makes submit.sh stop at the
 # check after the name's, so nothing runs.
