@@ -82,6 +82,7 @@
 #   PLOT_LABS, SANITIZE_LABS  some labs only: make plots PLOT_LABS=lab4
 #   STUDENT=name FILE=f   make submit's name; the file make grade checks
 #   CC=cc OPT="-O2 -g"    compiler and optimisation: make CC=clang OPT=-O0
+#                         (a change rebuilds the labs)
 #   A misspelt knob is refused: make lab1 FRAME=5 asks "did you mean FRAMES?"
 
 # The variables typed on the command line (make lab1 FRAMES=20), by name.
@@ -178,14 +179,28 @@ $(shell [ "$$(cat build/kit-rev 2>/dev/null)" = '$(KIT_REV)' ] || { mkdir -p bui
 build/kit-rev:
 	@mkdir -p $(@D); echo '$(KIT_REV)' >$@
 
+# build/flags holds the compiler and flags the labs were built with, so a
+# new CC, OPT, CFLAGS or LDLIBS rebuilds them and none says a compiler that
+# did not build it (the other builds below take CFLAGS and LDLIBS too).
+# Read here (no process), it is remade only when it differs: then `make -n`
+# lists the rebuild and writes nothing (a make -n that wrote it would leave
+# the next make rebuilding for no reason, under tests running the labs).
+BUILD_FLAGS = $(strip CC=$(CC) CFLAGS=$(CFLAGS) LDLIBS=$(LDLIBS))
+ifneq ($(strip $(file <build/flags)),$(BUILD_FLAGS))
+build/flags: FORCE
+endif
+.PHONY: FORCE
+build/flags:
+	@mkdir -p $(@D); printf '%s\n' $(call shq,$(BUILD_FLAGS)) >$@
+
 # Each lab is one .c file plus the shared headers.  The recipe is echoed on
 # purpose: the flags are part of what a student should see.  -ldl: dladdr()
 # (tools/include/env.h) lives in libdl before glibc 2.34.
-%: %.c $(HEADERS) build/kit-rev
+%: %.c $(HEADERS) build/kit-rev build/flags
 	@$(call libc_check,$(CC))
 	$(CC) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC) $(CFLAGS)) -o $@ $< $(LDLIBS) -pthread -ldl
 
-tests/bin/%: tests/%.c $(HEADERS) tests/checkfile.h
+tests/bin/%: tests/%.c $(HEADERS) tests/checkfile.h build/flags
 	@$(call libc_check,$(CC))
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) $(call m32_inc,$(CC) $(CFLAGS)) -I. -o $@ $< -pthread
@@ -451,7 +466,7 @@ $(foreach r,$(LAB_ROWS),$(foreach m,table $(call lab_field,4,$(r)),$(eval $(call
 PLOTS_DIR ?= plots
 PLOT_KNOBS = $(call given_args,FRAMES VARIANCE_ITERS BYTES ROUNDS)
 .PHONY: plots reference-plots clean-plot
-tools/plots/plot: tools/plots/plot.c tools/include/cli.h
+tools/plots/plot: tools/plots/plot.c tools/include/cli.h build/flags
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
 
 plots: $(LABS) tools/plots/plot
@@ -486,12 +501,12 @@ CC_ARM64 ?= aarch64-linux-gnu-gcc
 build32: $(addprefix build/m32/,$(LABS))
 build-arm64: $(addprefix build/arm64/,$(LABS))
 
-build/m32/%: %.c $(HEADERS) build/kit-rev
+build/m32/%: %.c $(HEADERS) build/kit-rev build/flags
 	@$(call libc_check,$(CC32),libc6-dev-i386 lib32gcc-12-dev)
 	@mkdir -p $(@D)
 	$(CC32) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC32)) -o $@ $< $(LDLIBS) -pthread
 
-build/arm64/%: %.c $(HEADERS) build/kit-rev
+build/arm64/%: %.c $(HEADERS) build/kit-rev build/flags
 	@$(call libc_check,$(CC_ARM64),gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 	@mkdir -p $(@D)
 	$(CC_ARM64) $(CFLAGS) $(KIT_DEF) -o $@ $< $(LDLIBS) -pthread
@@ -550,7 +565,7 @@ OLD_SYSROOT = $(eval OLD_SYSROOT := $$(shell tools/platforms/glibc.sh sysroot bu
 
 # --sysroot moves the headers; -B and -L put bullseye's crt files and
 # libraries before the ones gcc finds beside itself.
-build/glibc-2.31/%: %.c $(HEADERS) build/kit-rev
+build/glibc-2.31/%: %.c $(HEADERS) build/kit-rev build/flags
 	$(if $(OLD_SYSROOT),,$(error no glibc 2.31 sysroot: tools/platforms/glibc.sh sysroot bullseye failed))
 	@mkdir -p $(@D)
 	$(OLD_GLIBC_CC) $(CFLAGS) $(KIT_DEF) --sysroot=$(OLD_SYSROOT) -B$(OLD_SYSROOT)/usr/lib/$(MULTIARCH)/ \
