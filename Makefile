@@ -83,6 +83,55 @@
 #   PLOT_LABS, SANITIZE_LABS  some labs only: make plots PLOT_LABS=lab4
 #   STUDENT=name FILE=f   make submit's name; the file make grade checks
 #   CC=cc OPT="-O2 -g"    compiler and optimisation: make CC=clang OPT=-O0
+#                         (a change rebuilds the labs)
+#   A misspelt knob is refused: make lab1 FRAME=5 asks "did you mean FRAMES?"
+
+# The variables typed on the command line (make lab1 FRAMES=20), by name.
+GIVEN_VARS := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
+# A value a recipe or $(shell) writes into its command is single-quoted by
+# shq: FILE='a;touch PWNED;b.txt' is a file name, never a command.
+shq = '$(subst ','\'',$(1))'
+
+# The variables a target or the script behind it reads, besides the labs'
+# knobs (the registry's knobs column): make knows these and no others (see
+# KNOWN_VARS).  KIT_REV: tests pin the revision a copy of the kit builds at.
+MAKE_VARS := CC OPT CFLAGS LDLIBS CC32 CC_ARM64 OLD_GLIBC_CC DEMO_FRAMES \
+	STUDENT FILE FORMAT ANSWERS OUT CHECK_TIMEOUT ALLOW_ENV PLOTS_DIR \
+	PLOT_LABS SANITIZE_LABS LABS_TO_RECORD KERNELS T TEST_AWK TEST_JOBS \
+	KIT_REV MALLOC_LABS_CACHE MALLOC_LABS_MIRROR MALLOC_LABS_GLIBC_BUILDS
+# make's own, which a command line may set too.
+MAKE_OWN := MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEFILES MAKESHELL SHELL .SHELLFLAGS VPATH V
+
+# The labs: tools/labs/registry, one row a lab, read here as one word a lab
+# (id|program|driver|more|threads|old|plots|record|knobs; "-" for none, a
+# list comma-separated).  Each lab's targets are made from its row (below:
+# "every lab's targets").  LABS: the programs, each once, in the rows' order.
+# The same awk run (no process of its own: make starts often) names each
+# variable in the environment one typo from a knob, as env:NAME:KNOB.
+REGISTRY := $(shell awk -v SEP='|' -v KNOWN='$(MAKE_VARS)' -f tools/lib/registry.awk \
+	$(if $(filter 0,$(MAKELEVEL)),-f tools/lib/knobs.awk) tools/labs/registry)
+$(if $(filter-out 0,$(.SHELLSTATUS)),$(error tools/labs/registry cannot be read (see above)))
+LAB_ROWS := $(filter-out env:%,$(REGISTRY))
+comma := ,
+lab_field = $(patsubst -,,$(subst $(comma), ,$(word $(1),$(subst |, ,$(2)))))
+uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
+LAB_IDS := $(foreach r,$(LAB_ROWS),$(call lab_field,1,$(r)))
+LABS := $(call uniq,$(foreach r,$(LAB_ROWS),$(call lab_field,2,$(r))))
+
+# The variables make knows: the labs' knobs, MAKE_VARS and MAKE_OWN.  One
+# typed after make that is none of them is refused before anything runs
+# (or is evaluated), naming the nearest (tools/lib/knobs.awk): a misspelt
+# knob would otherwise be ignored without a word.  One in the environment
+# is only warned of, and only when one typo from a knob (env:NAME:KNOB
+# above): the environment holds every other program's variables too.
+KNOWN_VARS := $(MAKE_VARS) $(foreach r,$(LAB_ROWS),$(call lab_field,9,$(r)))
+UNKNOWN    := $(firstword $(filter-out $(KNOWN_VARS) $(MAKE_OWN),$(GIVEN_VARS)))
+$(if $(UNKNOWN),$(eval NEAREST := $(shell awk -v NAME=$(call shq,$(UNKNOWN)) \
+	-v KNOWN=$(call shq,$(KNOWN_VARS)) -f tools/lib/knobs.awk))$(error $(UNKNOWN): no such \
+	knob$(if $(NEAREST),; did you mean $(NEAREST)?, (make help lists them))))
+env_near = $(if $(filter environment,$(origin $(1))),$(if $(filter-out $(MAKE_OWN),$(1)),$(warning \
+	warning: $(1) (environment) is no knob; did you mean $(2)?)))
+$(foreach w,$(filter env:%,$(REGISTRY)),$(call env_near,$(word 2,$(subst :, ,$(w))),$(word 3,$(subst :, ,$(w)))))
 
 # Every variable typed on the command line (make submit STUDENT=ada FRAMES=4
 # FILE=...) reaches the recipes' environment exactly as typed: made a simple
@@ -90,8 +139,7 @@
 # and exported by hand, because GNU Make (4.3, 4.4) stops exporting a
 # command-line variable that the makefile overrides.  Its origin becomes
 # "override": $(call given,NAME) asks whether the user set NAME at all.
-$(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),\
-	$(eval override $(v) := $$(value $(v)))$(eval export $(v))))
+$(foreach v,$(GIVEN_VARS),$(eval override $(v) := $$(value $(v)))$(eval export $(v)))
 given = $(filter command line environment override,$(origin $(1)))
 
 CC      ?= cc
@@ -106,17 +154,6 @@ RUN_DIR ?= .run
 SHELL       := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-# The labs: tools/labs/registry, one row a lab, read here as one word a lab
-# (id|program|driver|more|threads|old|plots|record|knobs; "-" for none, a
-# list comma-separated).  Each lab's targets are made from its row (below:
-# "every lab's targets").  LABS: the programs, each once, in the rows' order.
-LAB_ROWS := $(shell awk -v SEP='|' -f tools/lib/registry.awk tools/labs/registry)
-$(if $(filter-out 0,$(.SHELLSTATUS)),$(error tools/labs/registry cannot be read (see above)))
-comma := ,
-lab_field = $(patsubst -,,$(subst $(comma), ,$(word $(1),$(subst |, ,$(2)))))
-uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
-LAB_IDS := $(foreach r,$(LAB_ROWS),$(call lab_field,1,$(r)))
-LABS := $(call uniq,$(foreach r,$(LAB_ROWS),$(call lab_field,2,$(r))))
 # The programs that run threads: ThreadSanitizer builds them too.
 THREADED := $(call uniq,$(foreach r,$(LAB_ROWS),$(if $(filter yes,$(call lab_field,5,$(r))),$(call lab_field,2,$(r)))))
 TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items
@@ -143,14 +180,28 @@ $(shell [ "$$(cat build/kit-rev 2>/dev/null)" = '$(KIT_REV)' ] || { mkdir -p bui
 build/kit-rev:
 	@mkdir -p $(@D); echo '$(KIT_REV)' >$@
 
+# build/flags holds the compiler and flags the labs were built with, so a
+# new CC, OPT, CFLAGS or LDLIBS rebuilds them and none says a compiler that
+# did not build it (the other builds below take CFLAGS and LDLIBS too).
+# Read here (no process), it is remade only when it differs: then `make -n`
+# lists the rebuild and writes nothing (a make -n that wrote it would leave
+# the next make rebuilding for no reason, under tests running the labs).
+BUILD_FLAGS = $(strip CC=$(CC) CFLAGS=$(CFLAGS) LDLIBS=$(LDLIBS))
+ifneq ($(strip $(file <build/flags)),$(BUILD_FLAGS))
+build/flags: FORCE
+endif
+.PHONY: FORCE
+build/flags:
+	@mkdir -p $(@D); printf '%s\n' $(call shq,$(BUILD_FLAGS)) >$@
+
 # Each lab is one .c file plus the shared headers.  The recipe is echoed on
 # purpose: the flags are part of what a student should see.  -ldl: dladdr()
 # (tools/include/env.h) lives in libdl before glibc 2.34.
-%: %.c $(HEADERS) build/kit-rev
+%: %.c $(HEADERS) build/kit-rev build/flags
 	@$(call libc_check,$(CC))
 	$(CC) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC) $(CFLAGS)) -o $@ $< $(LDLIBS) -pthread -ldl
 
-tests/bin/%: tests/%.c $(HEADERS) tests/checkfile.h
+tests/bin/%: tests/%.c $(HEADERS) tests/checkfile.h build/flags
 	@$(call libc_check,$(CC))
 	@mkdir -p tests/bin
 	$(CC) $(CFLAGS) $(call m32_inc,$(CC) $(CFLAGS)) -I. -o $@ $< -pthread
@@ -235,10 +286,6 @@ $(LEFTOVER_TARGETS): export MALLOC_LABS_INHERITED = $(inherited)
 # and `kernels-arm64` (make kernels, amd64 and arm64: tens of minutes under
 # qemu) are recorded only when named there.  `results` is its old name.
 LABS_TO_RECORD ?= setup lab1 lab2 lab3 lab4 lab5 lab6 submission
-# A value a recipe writes into its command is single-quoted by shq:
-# FILE='a;touch PWNED;b.txt' is a file name, never a command.  (Values
-# typed on the command line are kept as typed: see the top of this file.)
-shq = '$(subst ','\'',$(1))'
 # The knobs typed on the command line reach tools/submit.sh through its
 # environment (exported at the top of this file); its own defaults apply
 # to the rest.
@@ -425,7 +472,7 @@ $(foreach r,$(LAB_ROWS),$(foreach m,table $(call lab_field,4,$(r)),$(eval $(call
 PLOTS_DIR ?= plots
 PLOT_KNOBS = $(call given_args,FRAMES VARIANCE_ITERS BYTES ROUNDS)
 .PHONY: plots reference-plots clean-plot
-tools/plots/plot: tools/plots/plot.c tools/include/cli.h
+tools/plots/plot: tools/plots/plot.c tools/include/cli.h build/flags
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
 
 plots: $(LABS) tools/plots/plot
@@ -460,12 +507,12 @@ CC_ARM64 ?= aarch64-linux-gnu-gcc
 build32: $(addprefix build/m32/,$(LABS))
 build-arm64: $(addprefix build/arm64/,$(LABS))
 
-build/m32/%: %.c $(HEADERS) build/kit-rev
+build/m32/%: %.c $(HEADERS) build/kit-rev build/flags
 	@$(call libc_check,$(CC32),libc6-dev-i386 lib32gcc-12-dev)
 	@mkdir -p $(@D)
 	$(CC32) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC32)) -o $@ $< $(LDLIBS) -pthread
 
-build/arm64/%: %.c $(HEADERS) build/kit-rev
+build/arm64/%: %.c $(HEADERS) build/kit-rev build/flags
 	@$(call libc_check,$(CC_ARM64),gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 	@mkdir -p $(@D)
 	$(CC_ARM64) $(CFLAGS) $(KIT_DEF) -o $@ $< $(LDLIBS) -pthread
@@ -524,7 +571,7 @@ OLD_SYSROOT = $(eval OLD_SYSROOT := $$(shell tools/platforms/glibc.sh sysroot bu
 
 # --sysroot moves the headers; -B and -L put bullseye's crt files and
 # libraries before the ones gcc finds beside itself.
-build/glibc-2.31/%: %.c $(HEADERS) build/kit-rev
+build/glibc-2.31/%: %.c $(HEADERS) build/kit-rev build/flags
 	$(if $(OLD_SYSROOT),,$(error no glibc 2.31 sysroot: tools/platforms/glibc.sh sysroot bullseye failed))
 	@mkdir -p $(@D)
 	$(OLD_GLIBC_CC) $(CFLAGS) $(KIT_DEF) --sysroot=$(OLD_SYSROOT) -B$(OLD_SYSROOT)/usr/lib/$(MULTIARCH)/ \

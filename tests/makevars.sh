@@ -61,11 +61,23 @@ for c in "|plots|" "|plots ROUNDS=5 FRAMES=3|FRAMES='3' ROUNDS='5'" "BYTES=2M|pl
 		"PLOTS_DIR='plots' ${knobs:+$knobs }tools/plots/plots.sh"
 done
 # A built kit is up to date: make -n lists no build, as make would do none
-# (build/kit-rev changes only with the revision, as the Makefile is read).
+# (build/kit-rev and build/flags change only with the revision and flags).
 if "${MK[@]}" all >"$TMP/out" 2>&1 && "${MK[@]}" -n all >"$TMP/out" 2>&1 && [ ! -s "$TMP/out" ]; then
 	pass "make -n all after make: nothing to build, nothing listed"
 else
 	fail "make -n all after make: nothing to build, nothing listed" "$(head -n 3 "$TMP/out")"
+fi
+# A new compiler or new flags rebuild the labs (build/flags): make -n lists
+# each lab's build at OPT=-O0, and writes nothing, so make -n all still
+# lists none after it.
+"${MK[@]}" -n all OPT=-O0 >"$TMP/out" 2>&1; rc=$?
+n=$(grep -c -- ' -O0 .* -o ' "$TMP/out")
+if [ "$rc" -eq 0 ] && [ "$n" -eq "$(lab_programs | wc -l)" ] &&
+   "${MK[@]}" -n all >"$TMP/out2" 2>&1 && [ ! -s "$TMP/out2" ]; then
+	pass "make -n all OPT=-O0 after make: every lab's build listed ($n), nothing written"
+else
+	fail "make -n all OPT=-O0 after make: every lab's build listed" \
+		"exit $rc, $n builds listed; then: $(head -n 3 "$TMP/out2")"
 fi
 mk_refused "make test T='lab5; touch ...': a name run.sh refuses, nothing ran" \
 	"no test file tests/lab5;\.sh" test T="lab5; touch $TMP/PWNED"
@@ -112,6 +124,59 @@ for t in lab9 lab2-nosuch; do
 	fi
 done
 
+# A variable make does not know, typed after it (a misspelt knob was
+# ignored: make lab1 FRAME=5 ran all 100 frames): one line naming the
+# nearest knob, exit 2, before anything is built or run (nothing on
+# stdout, where make echoes a build and a lab prints).  Not -s: as typed.
+for c in "lab1 FRAME=5|FRAME: no such knob; did you mean FRAMES?" \
+	 "lab5 bytes=1M|bytes: no such knob; did you mean BYTES?" \
+	 "lab2 ITERS=2000|ITERS: no such knob; did you mean VARIANCE_ITERS?" \
+	 "submit STUDNET=ada|STUDNET: no such knob; did you mean STUDENT?" \
+	 "lab1 XYZZY=1|XYZZY: no such knob (make help lists them)"; do
+	IFS='|' read -r t want <<<"$c"
+	# shellcheck disable=SC2086 # the target and the variable are words
+	make --no-print-directory $t >"$TMP/out" 2>"$TMP/err"; rc=$?
+	if [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	   grep -qF -- "*** $want" "$TMP/err" && [ "$(wc -L <"$TMP/err")" -le 80 ]; then
+		pass "make $t: refused in one line, \"$want\", nothing ran"
+	else
+		fail "make $t: refused in one line naming the nearest knob" \
+			"exit $rc; stderr: $(head -c 300 "$TMP/err"); stdout: $(head -c 200 "$TMP/out")"
+	fi
+done
+
+# The same name in the environment is only warned of, and the target goes
+# on: the environment holds every other program's variables too.  Those
+# (a compiler's, a time zone, a pager) get no warning.
+env_plans() {
+	local name=$1 want=$2 rc
+	shift 2
+	env -u FRAMES "$@" "${MK[@]}" -n lab1 >"$TMP/out" 2>"$TMP/err"; rc=$?
+	if [ "$rc" -eq 0 ] && grep -q 'tools/labs/lab1.sh table$' "$TMP/out" &&
+	   { { [ -z "$want" ] && [ ! -s "$TMP/err" ]; } ||
+	     { [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -qF -- "$want" "$TMP/err"; }; }; then
+		pass "$name"
+	else
+		fail "$name" "exit $rc; stderr: $(head -c 300 "$TMP/err")"
+	fi
+}
+env_plans "FRAME=5 make -n lab1: one warning naming FRAMES, and lab1 planned" \
+	"warning: FRAME (environment) is no knob; did you mean FRAMES?" FRAME=5
+env_plans "CXX, LDFLAGS, TZ, PAGER in the environment: no warning, lab1 planned" "" \
+	CXX=g++ LDFLAGS=-s TZ=UTC PAGER=less
+
+# Every variable README types after make is one make knows (but the typo
+# it shows refused): all at once after make help, which runs nothing.
+typos=$(grep -oE '[A-Z][A-Z0-9_]*: no such knob' README.md | cut -d: -f1)
+mapfile -t names < <(grep -oE '\bmake( +[-a-z0-9.]+)*( +[A-Z][A-Z0-9_]*=("[^"]*"|[^ `]*))+' README.md |
+	grep -oE ' [A-Z][A-Z0-9_]*=' | tr -d ' =' | sort -u | grep -vxF "${typos:-NONE}")
+"${MK[@]}" -n help "${names[@]/%/=1}" >"$TMP/out" 2>"$TMP/err"; rc=$?
+if [ "${#names[@]}" -ge 10 ] && [ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ]; then
+	pass "every variable README types after make is known: ${names[*]}"
+else
+	fail "every variable README types after make is known" "exit $rc: $(head -c 300 "$TMP/err") (names: ${names[*]})"
+fi
+
 # A minimal VM's host name is "(none)": make submit's default name must
 # still pass its own check.  A GLIBC_TUNABLES makes submit.sh stop at the
 # check after the name's, so nothing runs.
@@ -127,7 +192,33 @@ else
 	skip "make submit on a host named (none)" "needs root and unshare --uts to rename the host"
 fi
 
-full_only "the pre-commit hook's make submit, exactly"
+full_only "make CC=clang OPT=-O0 after make, and the pre-commit hook's make submit"
+
+# README's `make CC=clang OPT=-O0` after make: every lab rebuilt by clang,
+# each program's # built: line naming it, then nothing left to build.  In
+# a copy of the kit holding this tree's programs and build/ stamps (made
+# with KIT_REV as they were built: the copy has no .git), so the programs
+# the other tests run are not rebuilt under them.
+if ! command -v clang >/dev/null 2>&1; then
+	skip "make CC=clang OPT=-O0 after make" "clang is not installed (apt-get install clang)"
+else
+	K=$TMP/kit
+	kit_copy "$K" && mkdir -p "$K/build" && cp -p build/kit-rev build/flags "$K/build/" &&
+		(mapfile -t progs < <(lab_programs) && cp -p "${progs[@]}" "$K/")
+	KM=(make --no-print-directory -s KIT_REV="$(cat build/kit-rev)")
+	(cd "$K" && "${KM[@]}" && "${KM[@]}" CC=clang OPT=-O0) >"$TMP/out" 2>&1; rc=$?
+	n=0
+	for p in $(lab_programs); do
+		"$K/$p" --env 2>/dev/null | grep -q '^# built: clang .*unoptimised' && n=$((n + 1))
+	done
+	if [ "$rc" -eq 0 ] && [ "$n" -eq "$(lab_programs | wc -l)" ] &&
+	   (cd "$K" && "${KM[@]}" -n all CC=clang OPT=-O0) >"$TMP/out2" 2>&1 && [ ! -s "$TMP/out2" ]; then
+		pass "make CC=clang OPT=-O0 after make: $n labs rebuilt, each # built: clang, then none to build"
+	else
+		fail "make CC=clang OPT=-O0 after make: the labs rebuilt by clang" \
+			"exit $rc, $n programs say clang; $(tail -n 3 "$TMP/out") $(head -n 2 "$TMP/out2" 2>/dev/null)"
+	fi
+fi
 
 # The pre-commit hook's command, exactly: small knobs still make a file.
 "${MK[@]}" submit STUDENT=hookcheck OUT="$TMP/h.txt" FRAMES=1 SCALE=100 VARIANCE_ITERS=2000 \

@@ -4,19 +4,24 @@
 # the rest of the line is quick.  A row with fewer than 10 fields is
 # named on stderr and the exit status is 1.  With -v SEP=C, only the nine
 # columns, joined by C (make reads them so: no blank inside a lab's word).
-# Plain POSIX awk (mawk, gawk, busybox).
+# knobs: every row's knobs column, comma-joined, for tools/lib/knobs.awk
+# run after this file.  Plain POSIX awk (mawk, gawk, busybox).
 # Usage: awk [-v SEP=C] -f tools/lib/registry.awk tools/labs/registry
 function flush() {
 	if (row == "") return
 	$0 = row
-	if (NF < 10) { printf "registry: line %d: %d fields, want 10 or more\n", at, NF > "/dev/stderr"; bad = 1 }
-	else if (SEP != "") print $1 SEP $2 SEP $3 SEP $4 SEP $5 SEP $6 SEP $7 SEP $8 SEP $9
-	else { $1 = $1; print }
 	row = ""
+	if (NF < 10) {
+		printf "registry: line %d: %d fields, want 10 or more\n", at, NF > "/dev/stderr"
+		bad = 1; return
+	}
+	knobs = knobs "," $9
+	if (SEP != "") print $1 SEP $2 SEP $3 SEP $4 SEP $5 SEP $6 SEP $7 SEP $8 SEP $9
+	else { $1 = $1; print }
 }
 /^[ \t]*#/ || /^[ \t]*$/ { next }
 /^[ \t]/ { if (row == "") { printf "registry: line %d: goes on no row\n", NR > "/dev/stderr"; bad = 1 }
 	   else row = row " " $0
 	   next }
 { line = $0; flush(); row = line; at = NR }
-END { flush(); exit bad }
+END { flush(); if (bad) exit 1 }
