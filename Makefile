@@ -330,7 +330,7 @@ autograder:
 FORMAT ?= report
 grade:
 	@test -n $(call shq,$(FILE)) || { echo "usage: make grade FILE=submissions/NAME.txt (or a directory) [FORMAT=csv|feedback|gradescope]" >&2; exit 2; }
-	tools/grade.sh --format $(call shq,$(FORMAT)) $(call shq,$(FILE)) || { rc=$$?; echo "make grade: tools/grade.sh exited $$rc" >&2; exit $$rc; }
+	@tools/grade.sh --format $(call shq,$(FORMAT)) $(call shq,$(FILE)) || { rc=$$?; echo "make grade: tools/grade.sh exited $$rc" >&2; exit $$rc; }
 
 reference: $(LABS) $(TEST_BINS) tools/plots/plot
 	tools/maint/record.sh $(LABS_TO_RECORD)

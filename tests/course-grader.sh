@@ -28,14 +28,31 @@ else
 	fail "questions: parameters per student" "$p1 | $p2 | $p3"
 fi
 check_usage_error "questions: a hidden name is refused" tools/grading/questions.sh params .x
+# make questions as typed, for the longest name make submit takes (64):
+# every line of the sheet within 80 columns.  (answers/ is the kit's: the
+# sheet is removed, and the folder if this made it.)
+long=cg-$(printf 'x%.0s' $(seq 61))
+[ -d answers ] && had_answers=1 || had_answers=0
+make -s --no-print-directory questions STUDENT="$long" >"$CG/q.out" 2>&1; rc=$?
+wide=$(awk 'length($0) > 80 { print FNR ": " length($0) " columns" }' "answers/$long.txt" 2>/dev/null)
+if [ $rc -eq 0 ] && [ -s "answers/$long.txt" ] && [ -z "$wide" ] && grep -qx "student: $long" "answers/$long.txt"; then
+	pass "make questions STUDENT=<64 characters>: every line of the sheet within 80 columns"
+else
+	fail "make questions: the sheet's width" "exit $rc: $(head -c 200 "$CG/q.out") ${wide:-}"
+fi
+rm -f "answers/$long.txt"; [ $had_answers = 1 ] || rmdir answers 2>/dev/null
 
+# l4_fix as make lab4's env vars column sets it (tools/labs/lab4.sh's
+# THR and TRIM): both thresholds, where one is the answer, is right too.
+L4_FIX=$(sed -n 's/^THR=\([0-9]*\).*/MALLOC_MMAP_THRESHOLD_=\1/p; s/^TRIM=\([0-9]*\).*/MALLOC_TRIM_THRESHOLD_=\1/p' \
+	tools/labs/lab4.sh | tr '\n' ' ')
 # cg_fill SHEET: every answer worked out from first principles here
 # (page size, faults a page read then written, the knobs above), not
 # from the grader.  The Lab 4 edge: glibc 2.35-2.42 maps a frame every
 # time when its mapping reaches 32 MiB, i.e. a request over 32 MiB - page
 # - 24 bytes (33,550,312 at 4 KiB pages).
 cg_fill() {
-	awk -v rf="$RF" -v pg="$(getconf PAGESIZE)" -v n=2 -v n4=2 -v b=1048576 '
+	awk -v rf="$RF" -v pg="$(getconf PAGESIZE)" -v n=2 -v n4=2 -v b=1048576 -v fix="$L4_FIX" '
 	function ceil(x) { return (x == int(x)) ? x : int(x) + 1 }
 	/^q_size: / { s = $2 } /^q_l4: / { l4 = $2 } /^q_buf: / { buf = $2 }
 	/^frame_pages:/ { p = ceil((s + 16) / pg); $0 = $0 " " p }
@@ -45,7 +62,7 @@ cg_fill() {
 	/^faults_tuned:/ { $0 = $0 " " rf * p }
 	/^corrupt_tuned:/ { $0 = $0 " " (n - 1) * ceil(s / 64) }
 	/^l4_mmap_frames:/ { $0 = $0 " " (l4 > 33554432 - pg - 24 ? n4 : 1) }
-	/^l4_fix:/ { $0 = $0 " GLIBC_TUNABLES=glibc.malloc.mmap_threshold=64M" }
+	/^l4_fix:/ { $0 = $0 " " fix }
 	/^yes_writes:/ { $0 = $0 " " ceil(b / buf) }
 	/^yes_addr_mod:/ { $0 = $0 " 16" }
 	{ print }' "$1"
@@ -55,11 +72,23 @@ GMIN=$(./frames --csv --frames 1 --size 1M 2>/dev/null | tools/lib/csvget glibc 
 tools/grading/questions.sh sheet cg-ada >"$CG/ada-sheet.txt"
 cg_fill "$CG/ada-sheet.txt" >"$CG/ada-filled.txt"
 SUB=$CG/ada.txt
-cg_knobs STUDENT=cg-ada ANSWERS="$CG/ada-filled.txt" OUT="$SUB" tools/submit.sh >"$CG/sub.out" 2>"$CG/sub.err"; rc=$?
+# An older hand-in of ada's beside where this one goes (make submit run
+# twice): the new one is named the one to upload, the older not to; the
+# answer sheets beside them (student: lines too) are no hand-ins.
+sed 's/^student: .*/student: cg-ada/' tests/fixtures/zero-page-6.18/submission-frames2.txt >"$CG/cg-ada-older.txt"
+make -s --no-print-directory submit STUDENT=cg-ada ANSWERS="$CG/ada-filled.txt" OUT="$SUB" \
+	FRAMES=2 SCALE=50 VARIANCE_ITERS=2000 COUNT_LARGE=200 BYTES=1M >"$CG/sub.out" 2>"$CG/sub.err"; rc=$?
 if [ $rc -ne 0 ] || [ ! -f "$SUB" ]; then
 	fail "submit ANSWERS=: a submission with an answer sheet" "exit $rc: $(tail -c 300 "$CG/sub.err")"
 	SUB=
+elif [ "$(tail -n 3 "$CG/sub.err")" = "submit: older hand-ins of this student, not to upload:
+  $CG/cg-ada-older.txt
+submit: upload this one, the newest, and only it:" ] && [ "$(tail -n 1 "$CG/sub.out")" = "submission: $SUB" ]; then
+	pass "make submit beside an older hand-in of the student: names it not to upload, ends with the one to upload"
+else
+	fail "make submit beside an older hand-in" "stderr ends: $(tail -n 3 "$CG/sub.err"); stdout: $(tail -n 1 "$CG/sub.out")"
 fi
+rm -f "$CG/cg-ada-older.txt"
 if [ -n "$SUB" ]; then
 	cg_grade "$SUB"; rc=$?
 	if [ "$RF" != 1 ] && [ "$RF" != 2 ] || [ "$GMIN" -lt 35 ] || [ "$GMIN" -gt 42 ]; then
@@ -447,6 +476,20 @@ if [ -f "$SUB" ]; then
 		pass "24: grade --csv DIR FILE: ada's run under three names is copy group 1 of 3 files, 2 pairs on stderr (bob's own run not)"
 	else
 		fail "grade --csv: copies of one run" "exit $rc, $heads header(s), $flagged in the group, $pairs pairs: $(cut -c1-120 "$CG/csv")"
+	fi
+	# Two hand-ins of one student in a batch (make submit run twice, both
+	# uploaded): stderr names the files and the newest by its date line;
+	# each row's flags say which it is (the columns as they were).  Here
+	# ada's file twice (one date: the later in order is the newest), and
+	# bob's two: the renamed copy of ada's run and his own, later one.
+	dups=$(grep -c '^grade: 2 files of one student, ' "$CG/err")
+	if [ "$dups" -eq 2 ] &&
+	   grep -q '^grade: 2 files of one student, cg-bob: .*/bob-own\.txt, .*/bob\.txt; the newest (its date line): .*/bob-own\.txt$' "$CG/err" &&
+	   grep -q 'bob-own\.txt,.*,knobs;duplicate-newest,$' "$CG/csv" && grep -q '/bob\.txt,.*,knobs;duplicate-older,' "$CG/csv" &&
+	   grep -q "^$SUB,.*;duplicate-newest," "$CG/csv" && grep -q 'class/ada\.txt,.*;duplicate-older,' "$CG/csv"; then
+		pass "grade --csv: two files of one student are named on stderr and flagged duplicate-newest/-older, twice"
+	else
+		fail "grade --csv: duplicates of one student" "$dups on stderr: $(grep 'of one student' "$CG/err"); $(grep -o ',[^,]*,[^,]*$' "$CG/csv" | tr '\n' ' ')"
 	fi
 	# 24: many copies: each row names its group in a few words, not the
 	# other files (500 copies listed 499 names a row).  60 here; the time

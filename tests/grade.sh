@@ -42,6 +42,14 @@ else
 	fail "grade: a fresh submission" "exit $rc: $(grep -m 3 -E '^(FAIL|ENV)' "$TMP/g_out") $(head -c 200 "$TMP/g_err")"
 fi
 cp "$TMP/g_out" "$TMP/g_clean"
+# make grade FILE= as a student types it: its first line is the grade's,
+# not make's echo of its recipe; the status line stays for a failure.
+make --no-print-directory grade FILE="$G_SUB" >"$TMP/g_make" 2>"$TMP/g_make.err"; rc=$?
+if [ $rc -eq 0 ] && cmp -s "$TMP/g_clean" "$TMP/g_make" && [ ! -s "$TMP/g_make.err" ]; then
+	pass "make grade FILE=: exactly tools/grade.sh's report, from its first line ($(head -n 1 "$TMP/g_make" | cut -c 1-40)...)"
+else
+	fail "make grade FILE=: the report alone" "exit $rc; first line: $(head -n 1 "$TMP/g_make" | cut -c 1-100)"
+fi
 
 # g_changes: "STATUS step check" for each check whose status differs from
 # the clean grade ($TMP/g_clean), sorted: a mutation case names exactly the
@@ -129,6 +137,33 @@ if [ $rc -eq 0 ] && diff <(sed 1d "$TMP/g_clean") <(sed 1d "$TMP/g_out") >/dev/n
 	pass "grade: a CRLF copy with trailing blanks grades the same"
 else
 	fail "grade: CRLF copy" "exit $rc: $(diff <(sed 1d "$TMP/g_clean") <(sed 1d "$TMP/g_out") | head -n 4)"
+fi
+
+# Notepad's "Unicode" is UTF-16 (a BOM, then a NUL after each ASCII byte):
+# one line naming it, exit 2, as for any file that is no submission; a
+# copy with no BOM too.  Its "UTF-8" (a BOM EF BB BF) grades as before, CRLF
+# line ends and all.
+if command -v iconv >/dev/null 2>&1; then
+	{ printf '\377\376'; iconv -f UTF-8 -t UTF-16LE "$G_SUB"; } >"$TMP/g_u16.txt"
+	iconv -f UTF-8 -t UTF-16BE "$G_SUB" >"$TMP/g_u16be.txt"
+	for f in g_u16.txt g_u16be.txt; do
+		g_grade "$TMP/$f"; rc=$?
+		if [ $rc -eq 2 ] && [ ! -s "$TMP/g_out" ] &&
+		   [ "$(cat "$TMP/g_err")" = "grade: $TMP/$f: saved as UTF-16 (Notepad's \"Unicode\"): save it as UTF-8" ]; then
+			pass "grade: a UTF-16 copy ($f) is named so in one line, exit 2"
+		else
+			fail "grade: a UTF-16 copy ($f)" "exit $rc: $(head -c 300 "$TMP/g_err")"
+		fi
+	done
+else
+	skip "grade: a UTF-16 copy is named so" "iconv is not installed"
+fi
+{ printf '\357\273\277'; sed 's/$/\r/' "$G_SUB"; } >"$TMP/g_bom.txt"
+g_grade "$TMP/g_bom.txt"; rc=$?
+if [ $rc -eq 0 ] && diff <(sed 1d "$TMP/g_clean") <(sed 1d "$TMP/g_out") >/dev/null; then
+	pass "grade: a UTF-8 copy with a BOM and CRLF line ends grades the same"
+else
+	fail "grade: UTF-8 BOM copy" "exit $rc: $(diff <(sed 1d "$TMP/g_clean") <(sed 1d "$TMP/g_out") | head -n 4)"
 fi
 
 # A directory of 30 submissions: a report each, then one CSV row each.

@@ -227,6 +227,7 @@ for c in "pre-2.5" "16 MiB" tuned; do
 		"^  1280000 $c +[0-9]+\.[0-9]+-[0-9]+\.[0-9]+ +f/req [0-9.]+ \| [0-9.]+ "
 done
 l3_width "make lab3" 80 "$TMP/l3_table"
+brief_in_table "README's Lab 3 question and Look at name the table's rows and columns" 3 "$TMP/l3_table"
 if [ -s "$TMP/l3_table.err" ]; then
 	fail "make lab3: nothing on stderr when it is not a terminal" "$(head -c 200 "$TMP/l3_table.err")"
 else

@@ -89,3 +89,13 @@ if SCALE=300 tools/labs/lab4.sh >"$TMP/sizes" 2>&1 &&
 else
 	fail "lab4 tools/labs/lab4.sh" "$(tail -n 5 "$TMP/sizes")"
 fi
+brief_in_table "README's Lab 4 question and Look at name the table's rows and columns" 4 "$TMP/sizes"
+# Each tuned column sets two thresholds: neither README's question nor
+# the answer sheet's asks for "the one setting" as if the table set one.
+n=$(sed -n 's/^env vars: //p' "$TMP/sizes" | wc -w)
+q=$(awk '/^### Lab 4 /,/^\[Lab 4 in full/' README.md; tools/grading/questions.sh sheet ada | sed -n '/^l4_mmap_frames:/,/^l4_fix:/p')
+if [ "$n" -eq 2 ] && ! printf '%s\n' "$q" | tr '\n' ' ' | grep -Eiq '(the|which) one setting'; then
+	pass "lab4: the tuned columns set $n thresholds, and no question asks for the one setting"
+else
+	fail "lab4: the questions ask what the table sets" "$n settings in the env vars column; $(printf '%s\n' "$q" | grep -i 'one setting')"
+fi

@@ -283,6 +283,24 @@ full_only() {
 	exit 0
 }
 
+# brief_terms N: each *italic* and `code` span of Lab N's **Look at** and
+# **Answer:** paragraphs in README: the names a student looks for in the
+# lab's table, so a test can hold each to the table the lab prints.
+brief_terms() {
+	awk -v n="$1" '$0 ~ "^### Lab " n " " { on = 1; next } /^##/ { on = 0 }
+		on && /^\*\*(Look at|Answer:)\*\*/ { p = 1 } /^$/ { p = 0 }
+		on && p { t = $0; gsub(/\*\*[^*]*\*\*/, "", t)
+			while (match(t, /`[^`]+`|\*[^*]+\*/)) {
+				print substr(t, RSTART + 1, RLENGTH - 2); t = substr(t, RSTART + RLENGTH) } }' README.md
+}
+# brief_in_table NAME N TABLE: every term of Lab N's brief is in TABLE.
+brief_in_table() {
+	local t miss=
+	while IFS= read -r t; do grep -qF -- "$t" "$3" || miss="$miss '$t'"; done < <(brief_terms "$2")
+	if [ -z "$miss" ] && [ -n "$(brief_terms "$2")" ]; then pass "$1: $(brief_terms "$2" | tr '\n' '|')"
+	else fail "$1" "README's Lab $2 brief names what its table does not show:${miss:- no terms}"; fi
+}
+
 # shared_submission: SUB, the path of one honest submission, made through
 # make as a student types it (make -s submit STUDENT=tester OUT=... at the
 # small knobs below).  Under tests/run.sh every file that asks gets the

@@ -14,3 +14,12 @@ if shared_submission && grep -qx 'student: tester' "$SUB" && grep -qx 'frames: 2
 else
 	fail "make -s submit STUDENT=tester OUT=... FRAMES=2 ..." "${SUB_WHY:-$(grep -E '^(student|frames):' "$SUB")}"
 fi
+
+# It ends by naming the one file to upload: the line before the file's
+# name says so (stderr), and nothing follows it.
+if shared_submission && [ "$(tail -n 1 "$(dirname "$SUB")/sub.err")" = "submit: upload this one file:" ] &&
+   [ "$(tail -n 1 "$(dirname "$SUB")/sub.out")" = "submission: $SUB" ]; then
+	pass "make submit ends: 'upload this one file:', then submission: PATH"
+else
+	fail "make submit names what to upload" "stderr ends: $(tail -n 1 "$(dirname "$SUB")/sub.err")"
+fi

@@ -36,7 +36,9 @@
 # same_run_as.  Text fields are quoted when needed and a leading = + - @ is
 # neutralised; same_run_as names the group of files that are copies of one
 # run (most of their recorded times, temporary names and dates alike), and
-# each pair is listed on stderr with how alike it is.
+# each pair is listed on stderr with how alike it is.  Two files of one
+# student are named on stderr, and flagged duplicate-newest or
+# duplicate-older (by their date lines).
 #
 # In a DIR, a *.part (a make submit that did not finish) and a hidden file
 # are not graded: a note on stderr names each.  However many files, the
@@ -45,7 +47,8 @@
 #
 # Exit: 0 every check passed; 1 any FAIL, or copies of one run; 3 no FAIL
 # but some ENV; 4 INTEGRITY (any file); 2 bad usage, a file that is not a
-# submission, or standard output that cannot be written.  Several files:
+# submission (one saved as UTF-16 is named so), or standard output that
+# cannot be written.  Several files:
 # the worst, in the order 2, 4, 1, 3, 0.
 set -u -o pipefail
 LC_ALL=C; export LC_ALL     # bytes are bytes: what is not printable ASCII is replaced
@@ -145,6 +148,18 @@ trap 'flush_out $?' EXIT
 # one cksum gives the answer sheets' parameters, git is asked once per
 # kit revision, one awk grades them all (tools/grading/grade.awk, batch).
 FILES=() SHOWN=() OK=()
+# utf16 FILE: is it UTF-16 (Notepad's "Unicode")?  A BOM FF FE or FE FF,
+# or an ASCII byte and a NUL in either order.  Read by bash itself (no
+# process a file: a class is hundreds), before awk, which may be mawk
+# or busybox and cannot be trusted with NULs.  bash's read drops NULs: -N
+# reads the first two other bytes, -d '' stops at the first NUL.
+utf16() {
+	local a= b= c=
+	{ IFS= read -r -N 1 -d '' a; IFS= read -r -N 1 -d '' b; } <"$1" 2>/dev/null
+	case $a$b in $'\xff\xfe'*|$'\xfe\xff'*) return 0 ;; esac
+	IFS= read -r -n 2 -d '' c <"$1" 2>/dev/null || return 1    # no NUL in reach
+	case ${#c}$c in 1[[:print:]]) return 0 ;; 0) [[ $a == [[:print:]] ]] ;; *) return 1 ;; esac
+}
 add_file() { # PATH: queue it (a name awk or the manifest could misread gets a plain alias)
 	local p=$1 s=${1//[^[:print:]]/?}
 	case $p in /*) ;; *) p=./$p ;; esac      # "-" would be standard input to awk
@@ -153,7 +168,7 @@ add_file() { # PATH: queue it (a name awk or the manifest could misread gets a p
 			case $p in /*) ;; *) p=$PWD/${p#./} ;; esac
 			ln -s "$p" "$T/alias${#FILES[@]}" 2>/dev/null && p=$T/alias${#FILES[@]} ;;
 		esac
-		OK+=(1)
+		if utf16 "$p"; then OK+=(utf16); else OK+=(1); fi
 	else
 		OK+=(0)
 	fi
@@ -208,7 +223,8 @@ for j in "${!STUDENT[@]}"; do [ "${HASQ[$j]}" = 1 ] && printf '%s\n' "${STUDENT[
 "$G/questions.sh" params-list <"$T/names" >"$T/params" 2>/dev/null || : >"$T/params"
 QP=(); while IFS= read -r l; do QP+=("$l"); done <"$T/params"
 
-# The manifest grade.awk reads: PATH SHOWN QKNOBS KIT_KNOWN READABLE.
+# The manifest grade.awk reads: PATH SHOWN QKNOBS KIT_KNOWN READABLE
+# (1, 0, or utf16: readable, but not in the encoding make submit wrote).
 declare -A KNOWN=()
 j=0
 for i in "${!FILES[@]}"; do

@@ -37,7 +37,8 @@
 # is written as NAME.XXXXXX.part (this run's own) and linked to NAME only
 # when complete, never over an existing file.  Progress goes to
 # stderr, and only when stderr is a terminal.  The last line on stdout is
-# `submission: PATH`.
+# `submission: PATH`; the line on stderr before it says to upload that
+# file alone, and names this student's older files beside it, if any.
 set -u -o pipefail
 case ${ANSWERS:-} in ''|/*) ;; *) ANSWERS=$PWD/$ANSWERS ;; esac   # before the cd
 cd "$(dirname "$0")/.." || exit 1
@@ -452,5 +453,23 @@ done
 rm -f "$PART"
 trap 'rm -rf "$WORK"' EXIT
 echo "$PROG: $total runs in $((SECONDS - start)) s" >&2
+# A second make submit leaves a second file beside the first: name the
+# older ones, so only this one is uploaded (a course grades one a student).
+# They are named as this one is (STUDENT-DATE.txt: only those are read, not
+# a whole class's folder under make rerun) and are this student's
+# submissions (an answer sheet has a student: line too).  make check's
+# record is no hand-in.
+if [ $STEPS_KIND = graded ]; then
+	dir=$(dirname "$final") older=
+	mapfile -t mine < <(grep -lxF "student: $STUDENT" "$dir/$STUDENT"-*.txt 2>/dev/null | grep -vxF "$dir/${final##*/}")
+	[ ${#mine[@]} = 0 ] || older=$(grep -l '^format: malloc-labs-submission ' "${mine[@]}" 2>/dev/null)
+	if [ -n "$older" ]; then
+		echo "$PROG: older hand-ins of this student, not to upload:" >&2
+		printf '%s\n' "$older" | LC_ALL=C tr -c '[:print:]\n' '?' | sed 's/^/  /' >&2
+		echo "$PROG: upload this one, the newest, and only it:" >&2
+	else
+		echo "$PROG: upload this one file$([ $questions = 1 ] && echo " (your answers are in it)"):" >&2
+	fi
+fi
 # A stdout that cannot be written (full disk, closed pipe) is a failure.
 echo "submission: $final" || { echo "$PROG: cannot write to standard output; the file is $final" >&2; exit 1; }

@@ -12,12 +12,22 @@
 # number of files.  Prints each row with same_run_as (the group: "copy
 # group N of M files", or empty) and, on stderr, each file found a copy
 # with the earlier file it copies and how alike they are; exits 1 when any.
+# One student with several files (make submit run twice, both handed in):
+# each of their rows gets duplicate-newest or duplicate-older (by the date
+# line) added to its flags, the row's last field, and a line on stderr
+# names the files; not a failure by itself.
 BEGIN { MIN_SHARED = 8 }
 function find(i) { while (up[i] != i) i = up[i]; return i }
 {
 	n++; name[n] = ""
 	if ($1 == "none") { row[n] = csv_field($2) ",,,none,,,,,,,,,,,,,,,,not a submission"; next }
-	row[n] = $2; csv_split($2, cf); name[n] = cf[1]
+	row[n] = $2; nc = csv_split($2, cf); name[n] = cf[1]
+	who[n] = cf[2]; when[n] = cf[3]; flags[n] = cf[nc]
+	if (who[n] != "") {
+		if (!(who[n] in files)) wseen[++nw] = who[n]
+		files[who[n]]++
+		if (!(who[n] in newest) || when[n] >= when[newest[who[n]]]) newest[who[n]] = n
+	}
 	up[n] = n
 	split("", mine); split("", shared); no = 0
 	m = split($1, f, " ")
@@ -39,6 +49,19 @@ function find(i) { while (up[i] != i) i = up[i]; return i }
 	}
 }
 END {
+	for (k = 1; k <= nw; k++) {
+		w = wseen[k]
+		if (files[w] < 2) continue
+		l = ""
+		for (i = 1; i <= n; i++) if (name[i] != "" && who[i] == w) {
+			l = l (l == "" ? "" : ", ") name[i]
+			t = i == newest[w] ? "duplicate-newest" : "duplicate-older"
+			row[i] = substr(row[i], 1, length(row[i]) - length(csv_field(flags[i]))) \
+				csv_field(flags[i] (flags[i] == "" ? "" : ";") t)
+		}
+		printf "grade: %d files of one student, %s: %s; the newest (its date line): %s\n", files[w], w, l, \
+			name[newest[w]] > "/dev/stderr"
+	}
 	for (i = 1; i <= n; i++) if (name[i] != "") { r = find(i); size[r]++ }
 	for (i = 1; i <= n; i++) if (name[i] != "" && size[find(i)] > 1 && !(find(i) in gno)) gno[find(i)] = ++groups
 	for (i = 1; i <= n; i++) {

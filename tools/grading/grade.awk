@@ -1213,7 +1213,7 @@ function feedback(    i, m) {
 # ----------------------------------------------------------------- batch
 # One awk grades every file of a run (500 files: one process, not 500).
 # MANIFEST lists them, a line each, tab-separated:
-#   PATH  SHOWN  QKNOBS  KIT_KNOWN  READABLE(1|0)
+#   PATH  SHOWN  QKNOBS  KIT_KNOWN  READABLE(1|0|utf16)
 # (tools/grade.sh writes it; SHOWN is the name as printed).  Each file is
 # read with getline, so no name is taken for an awk assignment.  Prints
 # each file's report, appends its summary line, and exits with the worst
@@ -1265,7 +1265,8 @@ BEGIN {
 		if (MANY && (MODE == "report" || MODE == "feedback")) print "== " SUBFILE
 		file_reset()
 		B_CODE = 2
-		if (B_M[5] != 1) print "grade: cannot read '" SUBFILE "'" > "/dev/stderr"
+		if (B_M[5] == "utf16") print "grade: " SUBFILE ": saved as UTF-16 (Notepad's \"Unicode\"): save it as UTF-8" > "/dev/stderr"
+		else if (B_M[5] != 1) print "grade: cannot read '" SUBFILE "'" > "/dev/stderr"
 		else {
 			while ((B_RC = (getline B_LINE < B_PATH)) > 0) read_line(B_LINE)
 			close(B_PATH)

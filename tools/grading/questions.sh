@@ -84,9 +84,12 @@ if [ "$1" = params ]; then
 	exit 0
 fi
 
+# Every line fits 80 columns whatever the name (up to 64 characters): the
+# name is on the student: line alone.
 cat <<EOF
-# malloc-labs answer sheet for $2.  Fill in each answer after its colon
-# BEFORE you run the steps, then: make submit STUDENT=$2 ANSWERS=<this file>
+# malloc-labs answer sheet.  Fill in each answer after its colon BEFORE you
+# run the steps, then, with the name on the student: line below:
+#   make submit STUDENT=<that name> ANSWERS=<this file>
 # make submit runs these steps at your parameters and carries the answers;
 # the grader marks each against first principles for your parameters and
 # your machine (the header make submit writes: page size, faults a page,
@@ -101,7 +104,8 @@ q_buf: $Q_BUF
 # (make submit's FRAMES, 10 unless you set it), untuned and with --tune.
 # Pages a frame spans (its $Q_SIZE bytes plus malloc's 16-byte header):
 frame_pages:
-# Untuned, minor faults a frame (your machine's faults for a page read then written):
+# Untuned, minor faults a frame (at your machine's faults for a page that is
+# read, then written):
 faults_untuned:
 # Untuned, mmap() and munmap() calls a frame:
 mmap_untuned:
@@ -110,13 +114,15 @@ munmap_untuned:
 brk_tuned:
 # --tune, minor faults of the whole run (within 1%):
 faults_tuned:
-# --tune, corrupt sampled pixels of the whole run (one pixel in 64 bytes; within 1%):
+# --tune, corrupt sampled pixels of the whole run (one pixel in 64 bytes;
+# within 1%):
 corrupt_tuned:
 # Lab 4, ./frames --no-thp --alloc memset --size $Q_L4 at 100 / SCALE frames
 # (10 unless you set SCALE): frames that come from mmap:
 l4_mmap_frames:
-# The one setting (an environment variable or a tunable, name=value) that
-# makes every frame of a 34 MiB run come from the heap on your glibc:
+# A setting (an environment variable or a tunable, name=value) that makes
+# every frame of a 34 MiB run come from the heap on your glibc (make lab4's
+# tuned columns set two thresholds: one of them is enough for this):
 l4_fix:
 # Lab 5, ./yes --size $Q_BUF --align malloc --bytes BYTES (16M unless you set
 # BYTES): write() calls, and the buffer's address mod the page size:
