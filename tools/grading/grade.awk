@@ -400,8 +400,9 @@ function touch(a, b, read_first,    lo, hi, n) {
 #    end): writes, so a page they land on first faults once.
 #  - calloc clears only what was the old top (Linux builds malloc.c with
 #    MORECORE_CLEARS=2: fresh sbrk memory is zero); a mapped frame not at all.
-#  - perturb fills a block on malloc; memset and once write it; the
-#    renderer reads each row before it writes it.
+#  - perturb fills a frame on malloc (a frame is never a tcache block,
+#    which perturb skips); memset and once write it; the renderer reads
+#    each row before it writes it.
 #  - free of a mapped chunk: munmap, and under 32 MiB (the chunk size with
 #    its IS_MMAPPED bit) the threshold rises to it, trim to twice that,
 #    unless a setting froze them.  free of a heap chunk merges it into the
