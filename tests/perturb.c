@@ -3,7 +3,9 @@
  * with 0x11, freed and asked for again at the same size; what is in it
  * then?  One row for a 32-byte block (a tcache size) and one for a
  * 2000-byte block (past the tcache's default reach of 1,032 bytes on
- * 64-bit: MAX_TCACHE_SIZE, glibc-2.36 malloc/malloc.c:309-313).
+ * 64-bit: MAX_TCACHE_SIZE, glibc-2.36 malloc/malloc.c:309-313; 2.42 as
+ * released compares the chunk size with that, so 1,016 there: glibc-2.42
+ * malloc/malloc.c:297, 1935, 3474, fixed by ad4caba414 after it).
  *
  * Why the rows differ (glibc-2.36 malloc/malloc.c; the same at 2.26-2.42):
  * a tcache hit returns before any alloc_perturb (__libc_malloc, 3303-3309)
