@@ -472,8 +472,9 @@ static void free_into_top(struct arena_model *m, uint64_t p, uint64_t nb,
  *  - a frame comes from mmap when the top chunk is too small, the chunk is
  *    at least the mmap threshold and mmap_max allows it: all its pages are
  *    new, and the first is faulted by malloc writing the chunk header.
- *    Freeing an mmapped chunk under 32 MiB raises the threshold to its size
- *    and the trim threshold to twice that (the dynamic threshold).
+ *    Freeing an mmapped chunk above the threshold and under 32 MiB raises
+ *    the threshold to its size and the trim threshold to twice that (the
+ *    dynamic threshold; threshold_cap() below says why "under").
  *  - otherwise the top grows by the request plus top_pad plus MINSIZE, less
  *    what it held, in whole pages; malloc writes the chunk's header and the
  *    new top's header (the page after the frame: a write comes first);
