@@ -35,8 +35,8 @@ q_params() {
 	# every frame is a mapping of its own), a multiple of 8 bytes (a pixel).
 	Q_SIZE=$(( 37748736 + (h % 3000) * 8192 + ((h / 3000) % 512) * 8 ))
 	# Lab 4: from 32 MiB - 128 KiB to 32 MiB + 64 KiB, where the cap decides.
-	# A frame comes back from the heap while its mapping stays under 32 MiB,
-	# i.e. up to 32 MiB - page - 24 bytes: 33,550,312 at 4 KiB pages,
+	# Frames come back from the heap up to ./frames --edge (Lab 4's edge):
+	# on glibc 2.35-2.42 32 MiB - page - 24 bytes, 33,550,312 at 4 KiB pages,
 	# 33,538,024 at 16 KiB, 33,488,872 at 64 KiB; the range holds each edge
 	# (a third of the names fall below the 64 KiB one, two thirds below 4 KiB's).
 	Q_L4=$(( 33423360 + ((h / 11) % 24576) * 8 ))

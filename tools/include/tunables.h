@@ -480,7 +480,11 @@ static void env_describe(const struct env_item *it, char *buf, size_t len)
 		if (!strcmp(short_name, "mmap_max") && it->value == 0)
 			snprintf(buf, len, "malloc never calls mmap; fixed threshold");
 		else if (!strcmp(short_name, "perturb"))
-			snprintf(buf, len, "blocks filled with 0x%02x on malloc",
+			/* Not blocks the tcache serves: its hit returns before
+			 * alloc_perturb, its free before free_perturb (glibc-2.36
+			 * malloc/malloc.c:3303-3309, 4475-4479; the same in
+			 * 2.26-2.42).  tests/perturb.c shows it. */
+			snprintf(buf, len, "0x%02x on malloc; never tcache blocks",
 				 (unsigned)(it->value ^ 0xff) & 0xff);
 		else if (!strcmp(short_name, "hugetlb"))
 			snprintf(buf, len, it->value == 1 ? "malloc madvises huge pages"

@@ -144,8 +144,10 @@ step5() {
 step6() {
 	heading 6 "prove the bug on the untuned skeleton: glibc.malloc.perturb=170"
 	run perturb GLIBC_TUNABLES=glibc.malloc.perturb=170 ./frames --alloc malloc$N
-	note "perturb fills every malloc()'d block with 170^0xff = 0x55 bytes: every" \
-	     "sampled pixel is corrupt, so the skeleton was always relying on luck."
+	note "perturb fills each block malloc() maps or carves with 170^0xff = 0x55" \
+	     "bytes, so every 63 MiB frame: every sampled pixel is corrupt, and the" \
+	     "skeleton was always relying on luck.  (Not a block the tcache serves, up" \
+	     "to 1,032 bytes: README's step 6, What perturb cannot see.)"
 	if [ "$RF" = 2 ]; then
 		note "Faults halve: the fill writes each page first, one fault instead of two."
 	else

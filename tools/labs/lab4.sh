@@ -27,8 +27,9 @@ esac
 need_built frames
 leftover_settings "untuned and env runs"
 scratch_dir
-# The largest frame whose freed mapping still raises the threshold, and
-# the next whole-pixel size: the edge moves with the page size.
+# Lab 4's edge (frames.c works it out for this glibc and page size): the
+# largest frame whose freed block raises the threshold past it; and the
+# next whole-pixel size, which maps every frame.
 EDGE=$(./frames --edge) || die "./frames --edge failed"
 
 THR=268435456    # 256 MiB: above every size here, so the heap serves them all
@@ -105,14 +106,15 @@ table() {
 	printf "$SYS_ROW" size frames untuned "env vars" tunables
 	cat "$TMPD/sys"
 	echo
-	echo "Read it: below 32 MiB the untuned column pays for one or two blocks only (the"
-	echo "first free() of an mmapped block raises the threshold to its size); from 32 MiB"
-	echo "up every frame is a fresh mmap, because the threshold never rises to 32 MiB."
+	echo "Read it: up to the edge the untuned column pays for one or two blocks only (the"
+	echo "first free() of an mmapped block raises the threshold to its size); past it"
+	echo "every frame is a fresh mmap: the threshold rises only to a freed block under"
+	echo "32 MiB (glibc compares the size with its mmapped flag: exactly 32 MiB fails)."
 	echo "Both tuned columns should show about one block's pages for the whole run."
-	echo "The edge (./frames --edge): a block's mapping is whole pages of"
-	echo "$(getconf PAGESIZE) bytes here, and must stay under 32 MiB: $EDGE bytes is the"
-	echo "largest frame that adapts, and $((EDGE + 8)) maps every frame.  With larger"
-	echo "pages the edge moves down."
+	echo "The edge (./frames --edge, this glibc and $(getconf PAGESIZE)-byte pages):"
+	echo "$EDGE bytes is the largest frame whose freed block raises the threshold past"
+	echo "it, so the next frame comes from the heap; $((EDGE + 8)) maps every frame.  Up"
+	echo "to glibc 2.42 the edge is 32 MiB - page - 24 bytes: larger pages move it down."
 }
 
 # show WORDS...: a blank line, then the command as typed (tools/lib/lib.sh).

@@ -154,10 +154,17 @@ plot_lab2() {
 }
 
 # ------------------------------------------------------------------ Lab 4
-# malloc + memset + free per frame, 8 to 40 MiB, plus the edge of the cap
-# for this glibc and page size (./frames --edge: 33550312 at 4 KiB pages)
-# and 8 bytes past it (a mapping of exactly 32 MiB, which churns).  Tuned:
-# the two MALLOC_*_ variables of make sizes.
+# malloc + memset + free per frame, 8 to 40 MiB, plus Lab 4's edge for
+# this glibc and page size (./frames --edge: 33550312 with 4 KiB pages up
+# to 2.42) and 8 bytes past it, which churns.  Tuned: the two MALLOC_*_
+# variables of make sizes.
+# commas N: N with thousands commas, as README writes numbers.
+commas() {
+	awk -v n="$1" 'BEGIN { s = n ""
+		while (match(s, /[0-9][0-9][0-9][0-9](,|$)/)) s = substr(s, 1, RSTART) "," substr(s, RSTART + 1)
+		print s }'
+}
+
 plot_lab4() {
 	local edge
 	csv=$CSV_DIR/lab4.csv
@@ -181,7 +188,7 @@ plot_lab4() {
 		--xbytes --logy --ref "predicted_faults:predicted (frames.c)" \
 		--vline "33554432:32 MiB cap" \
 		--title "Lab 4: page faults vs frame size ($FRAMES frames a run)" \
-		--subtitle "measured edge: 33,550,312 B adapts, 33,550,320 B (a 32 MiB mapping) churns" \
+		--subtitle "edge (frames --edge): $(commas "$edge") B adapts, $(commas $((edge + 8))) B churns" \
 		--xlabel "bytes per frame (malloc + memset + free)" \
 		--ylabel "minor faults, whole run (log scale)"
 }
