@@ -475,6 +475,10 @@ PLOT_KNOBS = $(call given_args,FRAMES VARIANCE_ITERS BYTES ROUNDS)
 tools/plots/plot: tools/plots/plot.c tools/include/cli.h build/flags
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
 
+# The grader's reader of a student's exercise region (tools/grading/recheck.sh).
+tools/grading/regioncheck: tools/grading/regioncheck.c
+	$(CC) $(CFLAGS) -o $@ $<
+
 plots: $(LABS) tools/plots/plot
 	@$(call LEFTOVER,the untuned runs)
 	@PLOTS_DIR=$(call shq,$(PLOTS_DIR)) $(PLOT_KNOBS) $(call knob_args,PLOT_LABS) tools/plots/plots.sh
@@ -485,7 +489,7 @@ reference-plots: $(LABS) tools/plots/plot
 test: tools/plots/plot tests/bin/xmlcheck tests/bin/jsoncheck
 clean: clean-plot
 clean-plot:
-	rm -f tools/plots/plot
+	rm -f tools/plots/plot tools/grading/regioncheck
 
 # ------------------------------------------------------------------ tests
 # A 2.31 build, once made, is kept up to date for tests/glibc-versions.sh.

@@ -283,16 +283,16 @@ static void fill_yes(char *p, uint64_t size)
 		p[i] = (i & 1) ? '\n' : 'y';
 }
 
-/* Exercise: a buffer of size bytes that starts on a page boundary
- * (page_bytes), for --align page; NULL when it cannot be had.  The kit
- * gives it to free() when the size is done, so it comes from malloc's
- * family. */
+/* Exercise: a buffer of size bytes that starts on a page boundary (page
+ * bytes: the page size), for --align page; NULL when it cannot be had.
+ * The kit gives it to free() when the size is done, so it comes from
+ * malloc's family. */
 /* BEGIN EXERCISE lab5.page_buffer */
-static char *page_buffer(uint64_t size)
+static char *page_buffer(uint64_t size, uintptr_t page)
 {
 	void *p;
 
-	return posix_memalign(&p, page_bytes, size) ? NULL : p;
+	return posix_memalign(&p, page, size) ? NULL : p;
 }
 /* END EXERCISE lab5.page_buffer */
 
@@ -319,7 +319,7 @@ static struct buffers get_buffers(uint64_t size)
 	b.spare = malloc(size + 2 * page_bytes);
 	if (!b.plain || !b.spare)
 		die("malloc(%" PRIu64 ") failed", size + 2 * page_bytes);
-	b.page = page_buffer(size);
+	b.page = page_buffer(size, page_bytes);
 	if (!b.page)
 		die("page_buffer(%" PRIu64 ") returned NULL", size);
 	for (int a = 0; a < N_ALIGN; a++)

@@ -64,8 +64,12 @@ function json_str(s,    o, i, n, c, b, k, j, ok) {
 	return "\"" o "\""
 }
 
-# run_autograder's call: awk -v GS_ERROR_ONLY=1 -f gradescope.awk, no input.
-BEGIN { if (GS_ERROR_ONLY) { gradescope_error(); exit } }
+# run_autograder's call: awk -v GS_ERROR_ONLY=1 -f gradescope.awk, no
+# input; tools/grading/recheck.sh's: -v GS_EXERCISES=TSV -v GS_CHECK=FILE.
+BEGIN {
+	if (GS_ERROR_ONLY) { gradescope_error(); exit }
+	if (GS_EXERCISES != "") { gradescope_exercises(); exit }
+}
 
 # Gradescope's rank of a visibility: a test made of several checks takes
 # the most hidden of theirs.
@@ -120,6 +124,36 @@ function gradescope(    i, g, n, name, key, GN, GS, GM, GB, GO, GV, v, line, sep
 		sep = (g < n) ? "," : ""
 		printf "    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"visibility\": \"%s\", \"output\": %s}%s\n", \
 			json_str(name), GS[key], GM[key], (GB[key] ? "failed" : "passed"), GV[key], json_str(GO[key]), sep
+	}
+	print "  ]"
+	print "}"
+}
+
+# The grade of a student's code (tools/grading/recheck.sh): a test an
+# exercise.  GS_EXERCISES holds a line an exercise, NAME FILE GOT MAX WHY
+# (tab-separated; WHY: why its region was refused, or empty); GS_CHECK is
+# make check's output, whose lines under "NAME (FILE)" are that test's.
+function gradescope_exercises(    line, f, n, ne, E, F, G, M, Y, O, cur, s, m, i, e) {
+	while ((getline line < GS_EXERCISES) > 0) {
+		n = split(line, f, "\t"); e = f[1]
+		E[++ne] = e; F[e] = f[2]; G[e] = f[3] + 0; M[e] = f[4] + 0; Y[e] = (n >= 5) ? f[5] : ""
+		s += G[e]; m += M[e]
+	}
+	close(GS_EXERCISES)
+	cur = ""
+	while ((getline line < GS_CHECK) > 0) {
+		if (line ~ /^lab[0-9]+\.[a-z0-9_]+ [(]/) { cur = substr(line, 1, index(line, " ") - 1); continue }
+		if (cur != "" && line ~ /^  /) O[cur] = O[cur] (O[cur] == "" ? "" : "\n") substr(line, 3)
+		else cur = ""
+	}
+	close(GS_CHECK)
+	gs_head(s, sprintf("The code re-run by the grader: %d/%d", s, m))
+	print "  \"tests\": ["
+	for (i = 1; i <= ne; i++) {
+		e = E[i]
+		printf "    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"visibility\": \"visible\", \"output\": %s}%s\n", \
+			json_str(e " (" F[e] ")"), G[e], M[e], (G[e] == M[e] ? "passed" : "failed"), \
+			json_str(Y[e] != "" ? "refused: " Y[e] : O[e]), (i < ne ? "," : "")
 	}
 	print "  ]"
 	print "}"

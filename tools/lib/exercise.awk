@@ -12,6 +12,8 @@
 #   awk -v DO=stub -v STUBS=tools/exercises -f tools/lib/exercise.awk FILE
 #       FILE with each region's lines replaced by STUBS/NAME.c (the
 #       skeleton as handed out), markers kept
+#   awk -v DO=show -v ONLY=NAME -f tools/lib/exercise.awk FILE
+#       the lines of FILE's region NAME, markers left out
 #   awk -v DO=splice -v FROM=OTHER [-v ONLY=NAME] -f tools/lib/exercise.awk FILE
 #       FILE with each region's lines (ONLY: that region's) replaced by the
 #       same region of OTHER (a student's copy of the program): the rest
@@ -91,10 +93,14 @@ BEGIN {
 		}
 	} else if (DO == "stub" && ARGC == 2 && STUBS != "") {
 		read(ARGV[1], "kit"); rewrite(ARGV[1], "stub")
+	} else if (DO == "show" && ARGC == 2 && ONLY != "") {
+		read(ARGV[1], "kit")
+		if (!(("kit", ONLY) in R_LEN)) { printf "exercise: %s has no region %s\n", ARGV[1], ONLY > "/dev/stderr"; exit 2 }
+		for (k = 1; k <= R_LEN["kit", ONLY]; k++) print R_LINE["kit", ONLY, k]
 	} else if (DO == "splice" && ARGC == 2 && FROM != "") {
 		read(ARGV[1], "kit"); read(FROM, "from"); rewrite(ARGV[1], "splice")
 	} else {
-		print "usage: awk -v DO=list|stub|splice [-v STUBS=DIR | -v FROM=FILE] -f tools/lib/exercise.awk FILE..." > "/dev/stderr"
+		print "usage: awk -v DO=list|stub|show|splice [-v STUBS=DIR | -v ONLY=NAME | -v FROM=FILE] -f tools/lib/exercise.awk FILE..." > "/dev/stderr"
 		exit 2
 	}
 	exit 0

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# tools/grading/recheck.sh [--json FILE] DIR - the grade of a student's
+# code: the exercise regions of the lab programs found in DIR (an upload,
+# a student's clone), each checked and compiled as a unit of its own, then
+# spliced into a copy of this kit (everything outside the regions is the
+# kit's), built, and measured here by make check: every count against the
+# kit's own model, run by the kit's harness.  A region is refused, and its
+# exercise scores 0 with the reason, when it is missing, when
+# tools/grading/regioncheck refuses it (a preprocessor line, asm, an
+# attribute, braces that close its function early, ...), when it names a
+# macro of the kit's program, when it does not compile alone after what
+# tools/exercises/NAME.uses lets it name, when its object defines a global
+# symbol or a variable at file scope, calls what its exercise may not, or
+# has a constructor's section, or when the kit's program does not compile
+# with it.  The other exercises are graded as usual.
+#   --json FILE   also Gradescope's results.json, a test an exercise
+# Knobs (environment): as make check's (FRAMES SCALE ... CHECK_TIMEOUT);
+# CC the compiler (default cc).  Exit: 0 full marks, 1 short of them, 2
+# bad usage or the check could not run.
+set -u -o pipefail
+export LC_ALL=C
+caller=$PWD
+cd "$(dirname "$0")/../.." || exit 2
+KIT=$PWD
+prog=recheck
+. tools/lib/lib.sh || exit 2
+usage() { echo "usage: tools/grading/recheck.sh [--json FILE] DIR   (DIR: the student's files)"; }
+json=
+while [ $# -gt 0 ]; do
+	case $1 in
+	-h|--help) usage; exit 0 ;;
+	--json) [ $# -ge 2 ] || bad_usage "--json wants a file"; json=$2; shift ;;
+	--) shift; break ;;
+	-*) bad_usage "unknown option '$(shown "$1")'" ;;
+	*) break ;;
+	esac
+	shift
+done
+[ $# = 1 ] || bad_usage "$([ $# = 0 ] && echo "no DIR" || echo "one DIR only")"
+dir=$1
+case $dir in /*) ;; *) dir=$caller/$dir ;; esac
+[ -d "$dir" ] && [ -r "$dir" ] || bad_usage "'$(shown "$1")' is not a directory that can be read"
+case $json in ''|/*) ;; *) json=$caller/$json ;; esac
+CC=${CC:-cc}
+command -v "$CC" >/dev/null 2>&1 || die "no compiler '$CC' here"
+for t in nm readelf; do command -v "$t" >/dev/null 2>&1 || die "$t is missing (apt-get install binutils)"; done
+EX=$KIT/tools/lib/exercise.awk
+make -s tools/grading/regioncheck >&2 || die "tools/grading/regioncheck does not build"
+
+T=$(mktemp -d) || die "no temporary directory"
+trap 'rm -rf "$T"' EXIT
+W=$T/kit
+kit_copy "$W" || die "the kit could not be copied"
+rm -f "$W/tools/lib/handout"      # the copy is the grader's, whatever its source
+regions=$(awk -v DO=list -f "$EX" $(lab_programs | sed 's/$/.c/')) || exit 2
+# Every region starts as its stub: the skeleton, which a refused region keeps.
+for f in $(printf '%s\n' "$regions" | awk '!seen[$2]++ { print $2 }'); do
+	awk -v DO=stub -v STUBS=tools/exercises -f "$EX" "$f" >"$W/$f" || exit 2
+done
+
+# the student's copy of FILE in DIR (the shallowest, at most 3 deep), or "".
+upload_of() {
+	find "$dir" -maxdepth 3 -type f -name "$1" ! -path '*/.*' -printf '%d %p\n' 2>/dev/null |
+		sort -n | head -n 1 | cut -d' ' -f2-
+}
+# field NAME KEY: the words after "KEY:" in tools/exercises/NAME.uses.
+uses() { sed -n "s/^$2:[ \t]*//p" "tools/exercises/$1.uses"; }
+# first_error FILE: the compiler's first error, one line of at most 100.
+first_error() {
+	grep -m 1 'error' "$1" | sed 's/^[^:]*:[0-9]*:[0-9]*: //; s/^error: //' | LC_ALL=C tr -c '[:print:]\n' '?' | cut -c1-100
+}
+
+# prelude NAME PROGRAM LINE: the unit's first lines: the headers, the
+# kit's declarations, structs and macros its exercise may name.
+prelude() {
+	local h s m
+	for h in $(uses "$1" include); do echo "#include <$h>"; done
+	uses "$1" declare
+	for s in $(uses "$1" struct); do
+		awk -v s="$s" '$0 ~ "^struct " s " [{]" { p = 1 } p { print } p && /^};/ { exit }' "$2"
+	done
+	for m in $(uses "$1" macro); do grep -m 1 "^#define $m " "$T/kitmacros"; done
+}
+
+# refuse_why NAME FILE: why the student's region NAME of FILE is refused,
+# or nothing; leaves the region in $T/NAME.c.
+refuse_why() {
+	local r=$1 f=$2 up first line sym
+	up=$(upload_of "$f")
+	[ -n "$up" ] || { echo "no $f in the upload"; return; }
+	if ! awk -v DO=show -v ONLY="$r" -f "$EX" "$up" >"$T/$r.c" 2>"$T/$r.err"; then
+		line=$(sed -n '1s/^exercise: //p' "$T/$r.err")
+		shown "${line//"$up"/$f}" | cut -c1-100; echo
+		return
+	fi
+	tools/grading/regioncheck --idents "$T/$r.c" >"$T/$r.ids" 2>&1 ||
+		{ grep -m 1 '^line ' "$T/$r.ids" || echo "the region could not be read"; return; }
+	# A macro of the kit's program: what the region wrote is not what the
+	# kit's program would compile (a local named like one, say, becomes
+	# the harness's own variable).
+	first=$(awk -v DO=list -f "$EX" "$f" | awk -v r="$r" '$1 == r { print $3 }')
+	head -n $((first - 1)) "$f" >"$T/prefix.c"
+	"$CC" -std=gnu11 -E -dM -I "$KIT" "$T/prefix.c" >"$T/kitmacros" 2>/dev/null
+	awk '{ print $2 }' "$T/kitmacros" | sed 's/(.*//' | sort -u >"$T/kit.m"
+	prelude "$r" "$f" >"$T/$r.pre.c"
+	"$CC" -std=gnu11 -E -dM "$T/$r.pre.c" 2>/dev/null | awk '{ print $2 }' | sed 's/(.*//' | sort -u >"$T/pre.m"
+	sym=$(sort -u "$T/$r.ids" | comm -12 - "$T/kit.m" | comm -23 - "$T/pre.m" | head -n 1)
+	[ -z "$sym" ] || { echo "it names $sym, a macro of the kit's program"; return; }
+	# Alone: the prelude, then the region, nothing of the kit's harness.
+	{ cat "$T/$r.pre.c"; echo "#line 1 \"$r\""; cat "$T/$r.c"; } >"$T/$r.unit.c"
+	"$CC" -std=gnu11 -O0 -c -Werror=implicit-function-declaration -Werror=implicit-int \
+		-Werror=int-conversion -Werror=incompatible-pointer-types -o "$T/$r.o" "$T/$r.unit.c" >"$T/$r.cc" 2>&1 ||
+		{ echo "it does not compile alone: $(first_error "$T/$r.cc")"; return; }
+	# Its object: local functions, function-local statics, and calls to
+	# what its exercise lists; no global symbol, no file-scope variable.
+	line=$(nm -P "$T/$r.o" | awk -v ok=" $(uses "$r" calls) " '
+		$2 == "U" { if (index(ok, " " $1 " ") == 0) { print "it uses " $1 ", which " R " may not (tools/exercises/" R ".uses)"; exit } next }
+		$2 == "t" { next }
+		$2 ~ /^[bdr]$/ && index($1, ".") { next }
+		$2 ~ /^[A-Z]$/ { print "it defines " $1 " for the whole program (a static one is its own)"; exit }
+		{ print "it defines " $1 " outside its functions (a variable at file scope)"; exit }' R="$r")
+	[ -z "$line" ] || { echo "$line"; return; }
+	readelf -SW "$T/$r.o" | grep -q -E '\.(init_array|fini_array|preinit_array|ctors|dtors)' &&
+		{ echo "its object has a constructor's section"; return; }
+	return 0
+}
+
+n_ok=0
+: >"$T/verdicts"
+progress "checking the regions"
+while read -r r f _; do
+	why=$(refuse_why "$r" "$f")
+	if [ -z "$why" ]; then
+		# In the kit's program: the region must compile there too.
+		cp "$W/$f" "$T/before.c"
+		awk -v DO=splice -v FROM="$(upload_of "$f")" -v ONLY="$r" -f "$EX" "$T/before.c" >"$W/$f" || exit 2
+		if ! make -s -C "$W" "${f%.c}" >"$T/build.out" 2>&1; then
+			why="the kit's program does not compile with it: $(first_error "$T/build.out")"
+			cp "$T/before.c" "$W/$f"
+		fi
+	fi
+	if [ -n "$why" ]; then printf '%s\t%s\t%s\n' "$r" "$f" "$why"
+	else printf '%s\t%s\t\n' "$r" "$f"; n_ok=$((n_ok + 1)); fi >>"$T/verdicts"
+done <<<"$regions"
+progress
+echo "The regions of $(shown "$1"), each alone, then in the kit's program:"
+# (a reason folded at 72 columns under its region, never cut)
+awk -F'\t' '{ printf "  %-22s %-18s %s\n", $1, $2, $3 == "" ? "taken" : "REFUSED"
+	n = split($3, w, " "); l = ""
+	for (i = 1; i <= n; i++) { if (l != "" && length(l) + 1 + length(w[i]) > 72) { print "      " l; l = "" } l = (l == "" ? "" : l " ") w[i] }
+	if (l != "") print "      " l }' "$T/verdicts"
+echo
+
+make -s -C "$W" >"$T/build.out" 2>&1 || { cat "$T/build.out" >&2; die "the kit with the regions taken does not build"; }
+(cd "$W" && tools/grading/check.sh) >"$T/check.out" 2>"$T/check.err"; rc=$?
+[ $rc = 2 ] && { cat "$T/check.err" >&2; die "make check could not run"; }
+sed '/^Score: /d' "$T/check.out"
+# A refused region scores 0, whatever its stub earned: make check's line
+# an exercise ("NAME FILE OK|FAIL N/M"), with the verdicts, makes the grade.
+LC_ALL=C awk -F'\t' '
+	NR == FNR { why[$1] = $3; next }
+	/^lab[0-9]+\.[a-z0-9_]+ +[^ ]+ +(OK|FAIL) +[0-9]+\/[0-9]+$/ {
+		split($0, w, " "); split(w[4], pm, "/")
+		printf "%s\t%s\t%d\t%d\t%s\n", w[1], w[2], (why[w[1]] != "") ? 0 : pm[1], pm[2], why[w[1]]
+	}' "$T/verdicts" "$T/check.out" >"$T/grade.tsv"
+[ -s "$T/grade.tsv" ] || die "make check printed no exercise"
+echo "The grade (a refused region scores 0):"
+awk -F'\t' '{ printf "  %-22s %-18s %-4s %3d/%d\n", $1, $2, $3 == $4 ? "OK" : "FAIL", $3, $4; s += $3; m += $4 }
+	END { printf "Score: %d/%d\n", s, m; exit s != m }' "$T/grade.tsv"; rc=$?
+# Gradescope's results.json: a test an exercise, its output the check
+# lines make check printed for it, or why its region was refused.
+if [ -n "$json" ]; then
+	GS_EXECUTION_TIME=${GS_EXECUTION_TIME:-0} awk -v GS_EXERCISES="$T/grade.tsv" -v GS_CHECK="$T/check.out" \
+		-f tools/grading/gradescope.awk >"$json" </dev/null || die "cannot write $(shown "$json")"
+fi
+exit $rc
