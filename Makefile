@@ -285,7 +285,7 @@ $(LEFTOVER_TARGETS): export MALLOC_LABS_INHERITED = $(inherited)
 # files.  LABS_TO_RECORD picks some labs (`setup` is make run); `kernels`
 # and `kernels-arm64` (make kernels, amd64 and arm64: tens of minutes under
 # qemu) are recorded only when named there.  `results` is its old name.
-LABS_TO_RECORD ?= setup lab1 lab2 lab3 lab4 lab5 lab6 submission
+LABS_TO_RECORD ?= setup lab1 lab2 lab3 lab4 lab5 lab6 recheck submission
 # The knobs typed on the command line reach tools/submit.sh through its
 # environment (exported at the top of this file); its own defaults apply
 # to the rest.

@@ -39,7 +39,8 @@ if [ ! -e "$TMP/bin/awk" ] || [ -e "$TMP/bin/git" ]; then
 fi
 
 # new_root NAME: $TMP/NAME, the zip unpacked in its source/, an empty
-# submission/.  grade_upload NAME [RERUN]: setup.sh, then run_autograder,
+# submission/.  grade_upload NAME [VAR=value...]: setup.sh, then
+# run_autograder with those variables (GRADE=file, RERUN=1, the knobs),
 # each must exit 0 (else a failed check); leaves results/results.json.
 new_root() { rm -rf "${TMP:?}/$1"; mkdir -p "$TMP/$1/source" "$TMP/$1/submission" &&
 	(cd "$TMP/$1/source" && unzip -q "$OLDPWD/build/autograder.zip"); }
@@ -47,7 +48,7 @@ grade_upload() {
 	local r=$TMP/$1
 	env -i PATH="$TMP/bin" HOME="$TMP/home" AUTOGRADER_ROOT="$r" bash "$r/source/setup.sh" \
 		>"$r/setup.out" 2>&1 || { fail "$1: setup.sh" "$(tail -n 2 "$r/setup.out")"; return 1; }
-	env -i PATH="$TMP/bin" HOME="$TMP/home" AUTOGRADER_ROOT="$r" ${2:+RERUN=$2} "$r/source/run_autograder" \
+	env -i PATH="$TMP/bin" HOME="$TMP/home" AUTOGRADER_ROOT="$r" "${@:2}" "$r/source/run_autograder" \
 		>"$r/run.out" 2>&1 || { fail "$1: run_autograder exits 0" "exit $?: $(tail -n 2 "$r/run.out")"; return 1; }
 }
 # json_ok NAME WHAT: results.json of NAME valid, with Gradescope's fields.
@@ -68,15 +69,16 @@ json_ok() {
 }
 score_of() { sed -n 's/^  "score": \([0-9]*\),$/\1/p' "$TMP/$1/results/results.json"; }
 
-# Honest: the reference submission, its full score.
+# GRADE=file (a course that grades the file make submit wrote, knowing
+# it is a self-check): the reference submission, its full score.
 new_root honest && cp "$REF" "$TMP/honest/submission/ada-2026.txt"
-grade_upload honest && json_ok honest "honest upload" &&
+grade_upload honest GRADE=file && json_ok honest "honest upload" &&
 	cmp_num "honest upload scores the maximum" "$(score_of honest)" -eq "$MAX"
 
 # A kit that does not build on the grader still grades the file.
 new_root nobuild && cp "$REF" "$TMP/nobuild/submission/ada.txt"
 echo 'this is not C' >"$TMP/nobuild/source/frames.c"
-grade_upload nobuild && json_ok nobuild "kit that does not build" &&
+grade_upload nobuild GRADE=file && json_ok nobuild "kit that does not build" &&
 	cmp_num "a broken build does not change the grade" "$(score_of nobuild)" -eq "$MAX"
 
 # Forged: a count edited in a record (the first Lab 1 row's minor_faults,
@@ -84,7 +86,7 @@ grade_upload nobuild && json_ok nobuild "kit that does not build" &&
 new_root forged
 awk -F , -v OFS=, '/^csv: / && ++n == 2 { $7 = 1 } 1' "$REF" >"$TMP/forged/submission/ada.txt"
 if cmp -s "$REF" "$TMP/forged/submission/ada.txt"; then fail "forged upload" "the edit did not apply"
-else grade_upload forged && json_ok forged "forged upload" &&
+else grade_upload forged GRADE=file && json_ok forged "forged upload" &&
 	cmp_num "forged upload scores below the maximum" "$(score_of forged)" -lt "$MAX"; fi
 
 # Empty, missing, binary: no points, a reason, valid JSON.
@@ -93,7 +95,7 @@ new_root missing
 new_root binary && awk 'BEGIN { for (i = 0; i < 256; i++) printf "%c", i; print "student: x" }' \
 	>"$TMP/binary/submission/ada.txt"
 for u in empty missing binary; do
-	grade_upload $u && json_ok $u "$u upload" &&
+	grade_upload $u GRADE=file && json_ok $u "$u upload" &&
 		cmp_num "$u upload scores 0" "$(score_of $u)" -eq 0
 done
 grep -q '"output": "no .txt file in the upload' "$TMP/missing/results/results.json" &&
@@ -103,19 +105,19 @@ grep -q '"output": "no .txt file in the upload' "$TMP/missing/results/results.js
 # A backslash and a Latin-1 byte in the student line: escaped, replaced
 # (the grader reads every byte that is not printable ASCII as "?").
 new_root backslash && sed 's/^student: .*/student: C:\\Users\\bob/' "$REF" >"$TMP/backslash/submission/a.txt"
-grade_upload backslash && json_ok backslash "backslash in the student line" &&
+grade_upload backslash GRADE=file && json_ok backslash "backslash in the student line" &&
 	{ grep -qF '"output": "C:\\Users\\bob:' "$TMP/backslash/results/results.json" &&
 		pass "the backslashes reach Gradescope as written" ||
 		fail "the backslashes reach Gradescope" "$(grep -m1 output "$TMP/backslash/results/results.json")"; }
 new_root latin1 && sed "s/^student: .*/student: jos$(printf '\351')/" "$REF" >"$TMP/latin1/submission/a.txt"
-grade_upload latin1 && json_ok latin1 "Latin-1 byte in the student line" &&
+grade_upload latin1 GRADE=file && json_ok latin1 "Latin-1 byte in the student line" &&
 	{ grep -qF '"output": "jos?:' "$TMP/latin1/results/results.json" &&
 		pass "a byte that is not printable ASCII becomes ? (grade.awk, as it reads the file)" ||
 		fail "a Latin-1 byte becomes ?" "$(grep -m1 output "$TMP/latin1/results/results.json")"; }
 
 # RERUN=1: an uploaded submission is refused, never graded as measured.
 new_root rerunsub && cp "$REF" "$TMP/rerunsub/submission/ada.txt"
-grade_upload rerunsub 1 && json_ok rerunsub "RERUN=1, a submission uploaded" &&
+grade_upload rerunsub RERUN=1 && json_ok rerunsub "RERUN=1, a submission uploaded" &&
 	cmp_num "RERUN=1 grades no uploaded measurements" "$(score_of rerunsub)" -eq 0
 
 # RERUN=1 with a sheet: make submit here, at the sheet's name; the runs and
@@ -124,7 +126,7 @@ if ! strace_works; then
 	skip "RERUN=1 re-runs an honest sheet clean" "$STRACE_WHY"
 else
 	new_root rerun && tools/grading/questions.sh sheet ada >"$TMP/rerun/submission/ada.txt"
-	if grade_upload rerun 1 && json_ok rerun "RERUN=1, a sheet uploaded"; then  # fails itself
+	if grade_upload rerun RERUN=1 && json_ok rerun "RERUN=1, a sheet uploaded"; then  # fails itself
 		j=$TMP/rerun/results/results.json
 		bad=$(grep '^    {"name": ' "$j" | grep -v '"name": "answer: ' | grep -v '"status": "passed"' | cut -c1-160)
 		if [ -z "$bad" ] && [ -s "$TMP/rerun/results/rerun.txt" ] && grep -q '^kit: [0-9a-f]' "$TMP/rerun/results/rerun.txt"; then
@@ -135,4 +137,51 @@ else
 	elif grep -q 'make submit failed' "$TMP/rerun/results/results.json" 2>/dev/null; then
 		fail "RERUN=1 with a sheet: make submit ran" "$(tail -n 3 "$TMP/rerun/results/rerun.log" 2>&1)"
 	fi
+fi
+
+# ------------------------------------------------- GRADE=code, the default
+# The student's programs, their regions re-run here (small knobs: the
+# course's are README's figure).  The kit's own programs score full; the
+# handout's stubs under half; a file make submit wrote, uploaded alone,
+# 0 with the reason; an answer sheet counts only for its own account.
+SMALL=(FRAMES=2 SCALE=100 VARIANCE_ITERS=2000 COUNT_LARGE=200 BYTES=1M)
+code_max=$(make -s check "${SMALL[@]}" 2>/dev/null | sed -n 's/^Score: [0-9]*\///p')
+new_root code && cp $(lab_programs | sed 's/$/.c/') "$TMP/code/submission/"
+if grade_upload code "${SMALL[@]}" && json_ok code "GRADE=code, the kit's programs"; then
+	cmp_num "GRADE=code: the kit's own solutions score full ($code_max)" "$(score_of code)" -eq "${code_max:-0}"
+fi
+make -s handout OUT="$TMP/ho" >/dev/null 2>&1
+new_root stubs && for f in $(lab_programs | sed 's/$/.c/'); do cp "$TMP/ho/$f" "$TMP/stubs/submission/"; done
+if grade_upload stubs "${SMALL[@]}" && json_ok stubs "GRADE=code, the handout's stubs"; then
+	cmp_num "GRADE=code: the stubs score under half" "$((2 * $(score_of stubs)))" -lt "${code_max:-0}"
+fi
+new_root alone && cp "$REF" "$TMP/alone/submission/ada.txt"
+if grade_upload alone && json_ok alone "GRADE=code, a submission file alone"; then
+	if [ "$(score_of alone)" = 0 ] && grep -q '"output": "this course grades your code' "$TMP/alone/results/results.json"; then
+		pass "GRADE=code: a file make submit wrote, uploaded alone, scores 0 with the reason"
+	else fail "GRADE=code: a submission file alone" "$(head -c 300 "$TMP/alone/results/results.json")"; fi
+fi
+# The sheet of the uploading account: marked, the result after the due
+# date; a friend's sheet: not marked, one test says why.
+meta() { printf '{"users": [{"email": "%s", "name": "A"}, {"email": "%s", "name": "B"}]}\n' "$2" "$3" >"$TMP/$1/submission_metadata.json"; }
+for who in mine friend; do
+	new_root "$who" && cp $(lab_programs | sed 's/$/.c/') "$TMP/$who/submission/"
+	tools/grading/questions.sh sheet ada@uni.example >"$TMP/$who/submission/answers.txt"
+done
+meta mine Ada@Uni.example partner@uni.example
+meta friend bob@uni.example eve@uni.example
+if grade_upload mine "${SMALL[@]}" && json_ok mine "GRADE=code with the account's sheet"; then
+	j=$TMP/mine/results/results.json
+	if grep -q '^  "visibility": "after_due_date",$' "$j" && grep -q '"name": "answer: frame_pages"' "$j" &&
+	   [ "$(grep -c '"name": "lab[0-9]*\.[a-z0-9_]* (' "$j")" -ge 6 ]; then
+		pass "GRADE=code: the account's own sheet is marked, the whole result after the due date"
+	else fail "GRADE=code with the account's sheet" "$(grep -m 3 'visibility\|answer' "$j" | cut -c1-160)"; fi
+fi
+if grade_upload friend "${SMALL[@]}" && json_ok friend "GRADE=code with another student's sheet"; then
+	j=$TMP/friend/results/results.json
+	if grep -q '^  "visibility": "visible",$' "$j" && ! grep -q '"name": "answer: ' "$j" &&
+	   grep -q "\"name\": \"answer sheet\", \"score\": 0.*not for the account that uploads it" "$j" &&
+	   [ "$(score_of friend)" = "$(score_of code)" ]; then
+		pass "GRADE=code: a sheet made for another student earns nothing, and says why"
+	else fail "GRADE=code with a friend's sheet" "$(grep -m 3 'visibility\|answer' "$j" | cut -c1-160)"; fi
 fi

@@ -65,10 +65,12 @@ function json_str(s,    o, i, n, c, b, k, j, ok) {
 }
 
 # run_autograder's call: awk -v GS_ERROR_ONLY=1 -f gradescope.awk, no
-# input; tools/grading/recheck.sh's: -v GS_EXERCISES=TSV -v GS_CHECK=FILE.
+# input; tools/grading/recheck.sh's: -v GS_EXERCISES=TSV -v GS_CHECK=FILE;
+# run_autograder's, the code and the sheet: -v GS_MERGE=JSON -v GS_SHEET=JSON.
 BEGIN {
 	if (GS_ERROR_ONLY) { gradescope_error(); exit }
 	if (GS_EXERCISES != "") { gradescope_exercises(); exit }
+	if (GS_MERGE != "") { gradescope_merge(); exit }
 }
 
 # Gradescope's rank of a visibility: a test made of several checks takes
@@ -78,13 +80,13 @@ function gs_rank(v) {
 }
 
 # The fields every results.json starts with.
-function gs_head(score, output,    t) {
+function gs_head(score, output, vis,    t) {
 	t = ENVIRON["GS_EXECUTION_TIME"]
 	if (t !~ /^[0-9]+$/) t = 0
 	print "{"
 	printf "  \"score\": %d,\n", score
 	printf "  \"execution_time\": %d,\n", t
-	print "  \"visibility\": \"visible\","
+	printf "  \"visibility\": \"%s\",\n", (vis == "" ? "visible" : vis)
 	print "  \"stdout_visibility\": \"hidden\","
 	printf "  \"output\": %s,\n", json_str(output)
 }
@@ -155,6 +157,37 @@ function gradescope_exercises(    line, f, n, ne, E, F, G, M, Y, O, cur, s, m, i
 			json_str(e " (" F[e] ")"), G[e], M[e], (G[e] == M[e] ? "passed" : "failed"), \
 			json_str(Y[e] != "" ? "refused: " Y[e] : O[e]), (i < ne ? "," : "")
 	}
+	print "  ]"
+	print "}"
+}
+
+# run_autograder's grade of code and sheet: the tests of GS_MERGE (the
+# code's results.json, tools/grading/recheck.sh), then those of GS_SHEET
+# (tools/grade.sh's for the sheet re-run here) that wait for the due date:
+# its answers and the runs at its parameters.  With them the whole result
+# waits too: its total would tell right answers from wrong.  GS_MESSAGE
+# (ENVIRON): why the sheet was not marked, a test of its own instead.
+function gradescope_merge(    line, n, T, s, a, why, v, i) {
+	while ((getline line < GS_MERGE) > 0) {
+		if (line ~ /^  "score": [0-9]+,$/) { v = line; gsub(/[^0-9]/, "", v); s = v + 0 }
+
+		else if (line ~ /^    [{]"name": /) { sub(/,$/, "", line); T[++n] = line }
+	}
+	close(GS_MERGE)
+	why = ENVIRON["GS_MESSAGE"]; a = 0
+	if (why == "") {
+		while ((getline line < GS_SHEET) > 0) {
+			if (line !~ /^    [{]"name": / || line !~ /"visibility": "after_due_date"/) continue
+			sub(/,$/, "", line); T[++n] = line
+			v = line; sub(/^.*"score": /, "", v); sub(/,.*/, "", v); a += v + 0
+		}
+		close(GS_SHEET)
+	} else
+		T[++n] = sprintf("    {\"name\": \"answer sheet\", \"score\": 0, \"max_score\": 0, \"status\": \"failed\", \"visibility\": \"visible\", \"output\": %s}", json_str(why))
+	gs_head(s + a, sprintf("The code re-run by the grader: %d; the answer sheet: %s", s, \
+		why == "" ? "marked, shown after the due date" : "not marked"), why == "" ? "after_due_date" : "")
+	print "  \"tests\": ["
+	for (i = 1; i <= n; i++) print T[i] (i < n ? "," : "")
 	print "  ]"
 	print "}"
 }

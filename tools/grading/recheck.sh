@@ -14,6 +14,8 @@
 # has a constructor's section, or when the kit's program does not compile
 # with it.  The other exercises are graded as usual.
 #   --json FILE   also Gradescope's results.json, a test an exercise
+#   --verdicts    the regions' verdicts only: nothing built whole or run
+#                 (exit 1 when one is refused)
 # Knobs (environment): as make check's (FRAMES SCALE ... CHECK_TIMEOUT);
 # CC the compiler (default cc).  Exit: 0 full marks, 1 short of them, 2
 # bad usage or the check could not run.
@@ -24,12 +26,13 @@ cd "$(dirname "$0")/../.." || exit 2
 KIT=$PWD
 prog=recheck
 . tools/lib/lib.sh || exit 2
-usage() { echo "usage: tools/grading/recheck.sh [--json FILE] DIR   (DIR: the student's files)"; }
-json=
+usage() { echo "usage: tools/grading/recheck.sh [--json FILE | --verdicts] DIR   (DIR: the student's files)"; }
+json= verdicts_only=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) usage; exit 0 ;;
 	--json) [ $# -ge 2 ] || bad_usage "--json wants a file"; json=$2; shift ;;
+	--verdicts) verdicts_only=1 ;;
 	--) shift; break ;;
 	-*) bad_usage "unknown option '$(shown "$1")'" ;;
 	*) break ;;
@@ -149,6 +152,7 @@ awk -F'\t' '{ printf "  %-22s %-18s %s\n", $1, $2, $3 == "" ? "taken" : "REFUSED
 	n = split($3, w, " "); l = ""
 	for (i = 1; i <= n; i++) { if (l != "" && length(l) + 1 + length(w[i]) > 72) { print "      " l; l = "" } l = (l == "" ? "" : l " ") w[i] }
 	if (l != "") print "      " l }' "$T/verdicts"
+[ $verdicts_only = 0 ] || exit $((n_ok < $(printf '%s\n' "$regions" | wc -l)))
 echo
 
 make -s -C "$W" >"$T/build.out" 2>&1 || { cat "$T/build.out" >&2; die "the kit with the regions taken does not build"; }
