@@ -112,3 +112,45 @@ elif [ -n "$bad" ] && ! strace_works; then
 else
 	fail "each group's check" "points $got vs Score $score; failed:$bad"
 fi
+
+# ------------------------------------------------ the grade of record
+# tools/grading/classroom/regrade.sh on two local student repositories,
+# each a clone of a handout with some work committed: the CSV has a header
+# and a row a clone in the order given; the code is the clone's regions
+# re-run in this kit; a sheet counts only for its own login; what the
+# clone's own workflow files say is never read (a one-line edit of run.sh
+# that passes everything changes nothing here); a clone that is missing
+# is a row of its own, and the others are graded all the same.
+needs_solution "every exercise" "the Classroom regrade (needs the kit's solutions)" || exit 0
+RG=tools/grading/classroom/regrade.sh
+SMALL=(FRAMES=2 SCALE=100 VARIANCE_ITERS=2000 COUNT_LARGE=200 BYTES=1M)
+check_usage_error "regrade: no CLONE" $RG
+make -s handout OUT="$TMP/cls/hw-ada" >/dev/null 2>&1 && cp -r "$TMP/cls/hw-ada" "$TMP/cls/hw-bob" ||
+	fail "two student repositories from make handout" "make handout failed"
+cp frames.c "$TMP/cls/hw-ada/"                               # ada solved Lab 1
+mkdir -p "$TMP/cls/hw-ada/answers" "$TMP/cls/hw-bob/answers"
+tools/grading/questions.sh sheet ada >"$TMP/cls/hw-ada/answers/ada.txt"
+cp "$TMP/cls/hw-ada/answers/ada.txt" "$TMP/cls/hw-bob/answers/ada.txt"   # bob hands in ada's sheet
+printf '#!/bin/sh\necho "Score: 999/999"\nexit 0\n' >"$TMP/cls/hw-bob/tools/grading/classroom/run.sh"
+for c in hw-ada hw-bob; do
+	(cd "$TMP/cls/$c" && git init -q && git add -A && git -c user.name=s -c user.email=s@example.org commit -qm work) ||
+		fail "a student repository" "git failed in $c"
+done
+env "${SMALL[@]}" REGRADE_LOG="$TMP/rglog" $RG ada="$TMP/cls/hw-ada" bob="$TMP/cls/hw-bob" "$TMP/cls/gone" \
+	>"$TMP/rg.csv" 2>"$TMP/rg.err"; rc=$?
+row_of() { awk -v n="$1" 'NR == n + 1' "$TMP/rg.csv"; }
+fld() { printf '%s\n' "$1" | awk "$(cat tools/lib/csv.awk)"' { csv_split($0, f); print f['"$2"'] }'; }
+lab1=$(awk '/^The grade/ { g = 1 } g && $1 ~ /^lab1\./ { split($NF, p, "/"); s += p[1] } END { print s + 0 }' "$TMP/rglog/1-ada.code")
+if [ $rc = 1 ] && [ "$(head -n 1 "$TMP/rg.csv")" = "student,clone,score,max,answers,answers_max,refused,note" ] &&
+   [ "$(wc -l <"$TMP/rg.csv")" = 4 ] && [ "$(fld "$(row_of 1)" 1)" = ada ] && [ "$(fld "$(row_of 2)" 1)" = bob ] &&
+   [ "$(fld "$(row_of 3)" 1)" = gone ] && [ "$(fld "$(row_of 3)" 8)" = "not a directory" ]; then
+	pass "regrade: a header, then a row a clone in the order given; a missing clone is its own row (exit 1)"
+else fail "regrade's CSV" "exit $rc: $(cat "$TMP/rg.csv") $(tail -n 2 "$TMP/rg.err")"; fi
+a=$(fld "$(row_of 1)" 3) b=$(fld "$(row_of 2)" 3) m=$(fld "$(row_of 1)" 4)
+if [ -n "$a" ] && [ "$lab1" -gt 0 ] && [ "$a" -ge "$lab1" ] && [ -n "$b" ] && [ $((2 * b)) -lt "$m" ] && [ "$a" -gt "$b" ]; then
+	pass "regrade: ada's solved Lab 1 scores ($a/$m), bob's stubs under half ($b/$m), whatever bob's run.sh says"
+else fail "regrade's scores" "ada $a, bob $b of $m (ada's Lab 1: $lab1)"; fi
+if [ -n "$(fld "$(row_of 1)" 6)" ] && [ "$(fld "$(row_of 2)" 5)" = 0 ] &&
+   [ "$(fld "$(row_of 2)" 8)" = "the answer sheet is not made for bob" ]; then
+	pass "regrade: ada's own sheet is re-run and marked; ada's sheet in bob's repository earns bob 0"
+else fail "regrade and the sheets" "$(sed -n '2,3p' "$TMP/rg.csv")"; fi

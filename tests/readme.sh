@@ -45,7 +45,8 @@ NOT_RUN="make test	it is the suite this file belongs to
 tools/platforms/glibc.sh prefix trixie	downloads Debian's libc6 (tests never touch the network; tests/glibc-versions.sh runs it where CI fetched it)
 \$(tools/platforms/glibc.sh prefix trixie) ./frames --frames 10 --alloc memset --size 30M	the same download
 ./yes	the full sweep has no knob to shorten it (make lab5 runs the same table at BYTES=1M here)
-make lab7 FRAMES=100	Lab 1's full run under five allocators takes minutes (make lab7 runs here at FRAMES=2)"
+make lab7 FRAMES=100	Lab 1's full run under five allocators takes minutes (make lab7 runs here at FRAMES=2)
+tools/grading/classroom/regrade.sh ada=clones/hw-ada bob=clones/hw-bob >grades.csv	needs students' repositories (tests/classroom.sh runs it on two that make handout made)"
 
 # readme_commands FILE: "LINE<TAB>COMMAND<TAB>WHAT README SAYS", one a line.
 readme_commands() {
