@@ -2,7 +2,7 @@
 # tests/interrupt.sh - Ctrl-C in a lab (issue 36): the progress line on
 # the terminal ends before make's "make: *** ... Interrupt", which then
 # starts a line of its own instead of gluing onto "... faults so far";
-# the run dies of SIGINT (exit 130), and leaves no program running.
+# the run fails, and leaves no program running.
 # script(1) gives the runs a terminal; the Ctrl-C is the byte a keyboard
 # sends (^C, 0x03) written into it, so the terminal signals every process
 # of the run, as a real one does.  What is checked is the bytes written,
@@ -32,17 +32,19 @@ ctrl_c() {
 
 # ended NAME PATTERN: the last line holding PATTERN (the progress line
 # where ^C came) holds nothing of make's, and make's message is a line of
-# its own; exit 130.
+# its own; the run fails.  (Which message, and so the status, is make's
+# race: "Interrupt" and 130 as a rule, "wait: No child processes.  Stop."
+# and 2 when its child was reaped first.)
 ended() {
 	local out=$TMP/$1 last rc
 	last=$(grep -E -- "$2" "$out" | tail -n 1)
 	rc=$(cat "$out.rc")
 	if [ -z "$last" ]; then fail "$1: the progress line ends before make's message" "no line matches '$2'"
 	elif [[ $last == *make:* ]]; then fail "$1: the progress line ends before make's message" "glued: $last"
-	elif ! grep -Eq '^make: \*\*\* .*Interrupt$' "$out"; then
-		fail "$1: the progress line ends before make's message" "no line of its own says make: *** ... Interrupt"
+	elif ! grep -q '^make: \*\*\* ' "$out"; then
+		fail "$1: the progress line ends before make's message" "no line of its own starts make: ***"
 	else pass "$1: the progress line ends before make's message"; fi
-	cmp_num "$1: exit status (SIGINT)" "$rc" -eq 130
+	cmp_num "$1: the interrupted run fails (exit status)" "$rc" -gt 0
 }
 
 # ./frames' own progress (tools/include/cli.h), the issue's example.
