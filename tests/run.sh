@@ -55,7 +55,7 @@ mkfifo "$SCRATCH/done" && exec {DONE}<>"$SCRATCH/done" || die "cannot make a FIF
 mkdir "$SCRATCH/shared" || die "cannot write $SCRATCH"
 export TESTS_SHARED=$SCRATCH/shared TEST_TIER=${TEST_TIER:-all}
 trap 'rm -rf "$SCRATCH"' EXIT
-trap 'exit 130' INT TERM
+trap 'progress_end; exit 130' INT TERM
 
 # run_file I: tests/NAME.sh in the background; stdout and stderr kept
 # together in $SCRATCH/I.out, its counts in I.counts, its exit status and

@@ -103,7 +103,14 @@ git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 && HAVE_GIT=1
 # A kit without git (a ZIP download) is src-HASH, the hash of its sources
 # (tools/lib/kitversion): known when they are this kit's own.  A revision's
 # kit_sources (KIT_SOURCES, the submission's line, if it has one) must be
-# that revision's sources as git holds them: "changed" otherwise.
+# that revision's sources as git holds them: "changed" otherwise.  Without
+# git, a revision this kit names itself (a ZIP download graded by its own
+# kit: OWN_KIT) is held to this kit's sources (OWN_SOURCES) the same way.
+OWN_KIT= OWN_SOURCES=
+if [ $HAVE_GIT = 0 ]; then
+	OWN_KIT=$("$ROOT/tools/lib/kitversion" 2>/dev/null)
+	OWN_SOURCES=$("$ROOT/tools/lib/kitversion" --sources 2>/dev/null)
+fi
 kit_known() {
 	rev=${1%-dirty}
 	case $rev in ''|-*|*[!A-Za-z0-9._-]*) echo no; return ;; esac
@@ -115,6 +122,11 @@ kit_known() {
 	   git -C "$ROOT" cat-file -e "$rev^{commit}" 2>/dev/null &&
 	   [ "$KIT_SOURCES" != "$("$ROOT/tools/lib/kitversion" --sources "$rev" 2>/dev/null)" ]; then
 		echo changed; return
+	fi
+	if [ $HAVE_GIT = 0 ] && [ -n "$OWN_KIT" ] && [ "$rev" = "$OWN_KIT" ] &&
+	   [ -n "${KIT_SOURCES:-}" ] && [ "$KIT_SOURCES" != unknown ]; then
+		if [ "$KIT_SOURCES" = "$OWN_SOURCES" ]; then echo yes; else echo changed; fi
+		return
 	fi
 	if [ $HAVE_GIT = 1 ]; then
 		if git -C "$ROOT" cat-file -e "$rev^{commit}" 2>/dev/null; then echo yes; else echo no; fi

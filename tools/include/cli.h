@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -304,6 +305,43 @@ static void bench_csv_str(FILE *out, const char *s)
  * it.  The coarse clock is enough for a quarter second and the cheapest. */
 static int bench_progress_on = -1;     /* -1: not asked yet */
 static struct timespec bench_progress_last;
+/* The process whose line is on the terminal now (0: none).  A pid, not a
+ * flag: a forked child inherits the parent's variables, and only the one
+ * that drew the line should end it.  (sig_atomic_t: the handler reads it;
+ * a pid fits, both are int on Linux.) */
+static volatile sig_atomic_t bench_progress_by;
+
+/* Ctrl-C mid-line: end the line before dying, so the shell's or make's
+ * message ("make: *** ... Interrupt") starts a line of its own instead of
+ * gluing onto "... faults so far".  Then die of the signal as before (the
+ * disposition reset on entry): callers see a SIGINT death, not an exit. */
+static void bench_progress_interrupted(int sig)
+{
+	if (bench_progress_by == getpid()) {
+		ssize_t w = write(STDERR_FILENO, "\n", 1);
+		(void)w;   /* nothing to do if it fails: we are dying anyway */
+	}
+	raise(sig);
+}
+
+/* Hooked once, at the first line drawn, and only where SIGINT kills:
+ * a run the shell started in the background ignores it, and must go on. */
+static void bench_progress_hook(void)
+{
+	static int hooked;
+	struct sigaction old, sa;
+
+	if (hooked)
+		return;
+	hooked = 1;
+	if (sigaction(SIGINT, NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+		return;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = bench_progress_interrupted;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
 
 /* Is a progress line due now?  If so it counts as shown: a line whose
  * figures cost a system call gets them only then, and is printed with
@@ -340,7 +378,9 @@ static void bench_progress(int force, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
 	va_end(ap);
+	bench_progress_hook();
 	fprintf(stderr, "\r\033[K%s", line);
+	bench_progress_by = getpid();
 }
 
 __attribute__((unused))
@@ -348,6 +388,7 @@ static void bench_progress_done(void)
 {
 	if (bench_progress_on > 0)
 		fputs("\r\033[K", stderr);
+	bench_progress_by = 0;
 }
 
 #endif /* Linux and glibc */

@@ -183,17 +183,41 @@ show_cmd() {
 # terminal, overwritten in place, in 79 columns (TEXT is cut, never the
 # seconds); `progress` alone clears it.  Clear it before printing a line,
 # so no progress is ever left inside a table or a file.  N counts from when
-# this library was sourced.
-PROGRESS_T0=$SECONDS
+# this library was sourced.  The first line drawn sets progress_interrupted
+# as the INT trap, unless the script has one of its own.
+PROGRESS_T0=$SECONDS PROGRESS_SHOWN=0 PROGRESS_TRAP=0
 progress() {
 	[ -t 2 ] || return 0
 	if [ $# -gt 0 ]; then
 		local line="$prog: $*" tail=" ($((SECONDS - PROGRESS_T0)) s)"
 		printf '\r\033[K%s%s' "${line:0:$((79 - ${#tail}))}" "$tail" >&2
+		PROGRESS_SHOWN=1
+		if [ $PROGRESS_TRAP = 0 ]; then
+			PROGRESS_TRAP=1
+			[ -n "$(trap -p INT)" ] || trap progress_interrupted INT
+		fi
 	else
 		printf '\r\033[K' >&2
+		PROGRESS_SHOWN=0
 	fi
 	return 0
+}
+# progress_end: a progress line on the terminal now ends with a newline,
+# kept for the reader (what was running when it stopped).
+progress_end() {
+	[ $PROGRESS_SHOWN = 0 ] || printf '\n' >&2
+	PROGRESS_SHOWN=0
+}
+# progress_interrupted: Ctrl-C.  The line is ended, so that make's
+# "make: *** ... Interrupt" starts a line of its own; the script's runs in
+# the background go too (they ignore SIGINT: the shell started them so);
+# then the script dies of SIGINT, as it would have without the trap.
+progress_interrupted() {
+	progress_end
+	local j
+	for j in $(jobs -p); do kill "$j" 2>/dev/null; done
+	trap - INT
+	kill -INT "$BASHPID"
 }
 
 # lab_rows [ID...]: tools/labs/registry, one line a lab (ID... only, when
