@@ -9,6 +9,8 @@
 # issue 24 lists is a case below, marked "24:".  No time is asserted.
 . "$(dirname "$0")/lib.sh" || exit 1
 full_only "answer sheets, the course's grading and make submit's refusals"
+needs_solution "every exercise" "the course's grading: a handout's grader marks no answer, and forgeries want clean grades to forge" ||
+	exit 0
 
 CG=$TMP/cg
 mkdir -p "$CG"

@@ -11,6 +11,7 @@
 # its sheet, and an honest re-run must grade its runs clean.
 . "$(dirname "$0")/lib.sh" || exit 1
 full_only "the Gradescope autograder, emulated"
+needs_solution "every exercise" "the Gradescope autograder: make autograder builds from the instructor's kit" || exit 0
 REF=results/reference-submission.txt
 # The grader's maximum (one for every file: grade.awk), as it grades the
 # reference submission now; results/reference-grade.txt holds it as make

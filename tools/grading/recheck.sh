@@ -16,7 +16,8 @@
 #   --json FILE   also Gradescope's results.json, a test an exercise
 #   --verdicts    the regions' verdicts only: nothing built whole or run
 #                 (exit 1 when one is refused)
-# Knobs (environment): as make check's (FRAMES SCALE ... CHECK_TIMEOUT);
+# Knobs (environment): as make check's (FRAMES SCALE ...; CHECK_TIMEOUT a
+# run, 20 s by default here);
 # CC the compiler (default cc).  Exit: 0 full marks, 1 short of them, 2
 # bad usage or the check could not run.
 set -u -o pipefail
@@ -156,7 +157,11 @@ awk -F'\t' '{ printf "  %-22s %-18s %s\n", $1, $2, $3 == "" ? "taken" : "REFUSED
 echo
 
 make -s -C "$W" >"$T/build.out" 2>&1 || { cat "$T/build.out" >&2; die "the kit with the regions taken does not build"; }
-(cd "$W" && tools/grading/check.sh) >"$T/check.out" 2>"$T/check.err"; rc=$?
+# A run of a region that hangs is stopped at CHECK_TIMEOUT: 20 s here, not
+# make check's 300, so that even every run hanging (about 20 of them)
+# ends inside Gradescope's default 10 minutes; an honest run takes a few
+# seconds (results/recheck-run.txt).
+(cd "$W" && CHECK_TIMEOUT=${CHECK_TIMEOUT:-20} tools/grading/check.sh) >"$T/check.out" 2>"$T/check.err"; rc=$?
 [ $rc = 2 ] && { cat "$T/check.err" >&2; die "make check could not run"; }
 sed '/^Score: /d' "$T/check.out"
 # A refused region scores 0, whatever its stub earned: make check's line
