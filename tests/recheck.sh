@@ -115,3 +115,18 @@ lab6=$(awk '/^The grade/ { g = 1 } g && $1 == "lab6.give_memory_back" { print $N
 if [ $rc = 1 ] && [ "$lab6" = 0/2 ] && [ "${os%/*}" = $((${full%/*} - 2)) ]; then
 	pass "recheck: one region refused scores 0 for its exercise alone ($os)"
 else fail "recheck: one refused region" "exit $rc, $os, lab6 $lab6"; fi
+# A region that prints: tune_allocator() writes a perfect header and row,
+# copied from an honest run, before the kit's own.  A run whose output
+# holds a second row counts for nothing.
+cp -r "$TMP/kit" "$TMP/forge"
+./frames --csv --no-thp --frames 2 --tune --alloc malloc | head -n 2 | awk '
+	BEGIN { print "/* BEGIN EXERCISE lab1.tune_allocator */"
+		printf "static void tune_allocator(int verbose) { (void)verbose; printf(\"" }
+	{ gsub(/"/, "\\\""); printf "%s\\n", $0 }
+	END { print "\"); }"; print "/* END EXERCISE lab1.tune_allocator */" }' >"$TMP/forged.c"
+awk -v DO=splice -v FROM="$TMP/forged.c" -v ONLY=lab1.tune_allocator -f tools/lib/exercise.awk frames.c >"$TMP/forge/frames.c"
+env "${KNOBS[@]}" $R "$TMP/forge" >"$TMP/forge.out" 2>&1
+t=$(awk '/^The grade/ { g = 1 } g && $1 == "lab1.tune_allocator" { print $NF }' "$TMP/forge.out")
+if [ "$t" = 0/24 ] && grep -q 'printed a second CSV row' "$TMP/forge.out"; then
+	pass "recheck: a region that prints a forged row before the kit's scores 0 ($t): no count of its runs is read"
+else fail "recheck: a forged row printed by the region" "tune_allocator $t: $(grep -m 3 'tune-malloc' "$TMP/forge.out")"; fi

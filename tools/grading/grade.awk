@@ -149,6 +149,10 @@ function read_line(raw) {
 			if (substr(c, 1, 1) == "\"" || !index(c, ",")) { csv_split(c, f); key = id "/" f[1] }
 			else key = id "/" substr(c, 1, index(c, ",") - 1)
 		}
+		# make check: a student's code shares the run's standard output, so a
+		# second row (say, a forged one printed before the kit's own) makes
+		# nothing of the run count.
+		if ((key in ROW) && MODE == "check") { RUN_EXIT[id] = "0, but printed a second CSV row"; delete ROW[key]; return }
 		if (key in ROW) { if (!(key in ROWDUP)) { ROWDUP[key] = 1; NROWDUP++; if (NROWDUP == 1) FIRSTDUP = key } return }
 		csv_split(c, f)
 		for (i = 1; i <= nh; i++) {
