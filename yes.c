@@ -10,8 +10,8 @@
  * (its address mod the page size is printed), page-aligned, and a page
  * boundary + 1 (odd: no word of the buffer is aligned), + 8 and + 16 bytes -
  * so size (write() calls per byte) and alignment vary apart.  The header
- * names the CPU's string-copy features (ERMS, FSRM), which decide how the
- * kernel copies an unaligned source.
+ * names the CPU's string-copy features (erms, fsrm), so a table says which
+ * kind of CPU its page+1 column measured.
  * Where the reader runs turns out to matter more than both: --cpus pins it.
  *
  * Build: make yes
@@ -400,10 +400,11 @@ static long pipe_capacity(void)
 	return cap;
 }
 
-/* The string-copy features this CPU reports in /proc/cpuinfo: ERMS and
- * FSRM (fast short) say `rep movsb` is fast, and whether the kernel's copy
- * from a user buffer cares where the buffer starts depends on them.  The
- * page+1 column measures it; this line says which CPU it measured. */
+/* The string-copy features /proc/cpuinfo lists for this CPU: erms
+ * (enhanced REP MOVSB/STOSB) and fsrm (fast short REP MOV).  Whether an
+ * odd source costs anything is up to the CPU and the kernel's copy
+ * routine; the page+1 column measures it, and this line names the kind
+ * of CPU that column measured, so two tables can be compared. */
 static const char *describe_copy_flags(char *buf, size_t len)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
