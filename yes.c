@@ -43,7 +43,9 @@ static uintptr_t page_bytes;
 /* page+1 is there because 8 and 16 keep every 8-byte word aligned: only an
  * odd offset makes a copy that works in words meet unaligned ones. */
 enum align { AL_MALLOC, AL_PAGE, AL_PAGE1, AL_PAGE8, AL_PAGE16, N_ALIGN };
-static const char *const align_names[] = { "malloc", "page", "page+1", "page+8", "page+16" };
+static const char *const align_names[] = {
+	"malloc", "page", "page+1", "page+8", "page+16",
+};
 static const unsigned align_offset[] = { 0, 0, 1, 8, 16 };   /* from a page boundary */
 
 static const uint64_t sweep_sizes[] = {
@@ -407,23 +409,31 @@ static long pipe_capacity(void)
  * of CPU that column measured, so two tables can be compared. */
 static const char *describe_copy_flags(char *buf, size_t len)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[8192];
-	int erms = 0, fsrm = 0, seen = 0;
+	/* read(), not stdio: fopen() would malloc a FILE and its buffer and
+	 * move where the malloc column's buffers land in the heap. */
+	static char text[1 << 16];
+	int fd = open("/proc/cpuinfo", O_RDONLY), erms = 0, fsrm = 0, seen = 0;
+	size_t got = 0;
+	ssize_t n;
+	char *line, *save, *tok, *tsave;
 
-	while (f && !seen && fgets(line, sizeof line, f)) {
-		char *tok, *save;
-
+	while (fd >= 0 && got < sizeof text - 1 &&
+	       (n = read(fd, text + got, sizeof text - 1 - got)) > 0)
+		got += (size_t)n;
+	if (fd >= 0)
+		close(fd);
+	text[got] = '\0';
+	for (line = strtok_r(text, "\n", &save); line && !seen;
+	     line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "flags", 5))
 			continue;
 		seen = 1;
-		for (tok = strtok_r(line, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+		for (tok = strtok_r(line, " \t", &tsave); tok;
+		     tok = strtok_r(NULL, " \t", &tsave)) {
 			erms |= !strcmp(tok, "erms");
 			fsrm |= !strcmp(tok, "fsrm");
 		}
 	}
-	if (f)
-		fclose(f);
 	if (!seen)
 		snprintf(buf, len, "n/a (no x86 flags line in /proc/cpuinfo)");
 	else if (!erms && !fsrm)

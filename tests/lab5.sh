@@ -76,6 +76,13 @@ else
 	fail "yes: the header's cpu copy line is /proc/cpuinfo's" "printed '$got', want '$want'"
 fi
 
+# Reading the header's facts must not move the heap: the malloc buffer
+# starts at the same offset whether the header is printed or not (--csv).
+./yes --size 2K --align malloc --reps 1 --bytes 64K >"$TMP/l5_hdr"
+./yes --csv --size 2K --align malloc --reps 1 --bytes 64K >"$TMP/l5_nohdr"
+cmp_num "yes: malloc(2K)'s offset in its page is the same with the header as without" \
+	"$(field "$TMP/l5_hdr" 'address % page')" -eq "$(awk -F, 'NR == 2 { print $3 }' "$TMP/l5_nohdr")"
+
 # The report's premise: "malloc returns page-aligned memory above a cutoff".
 # On glibc a block above the mmap threshold is its own mapping (page-aligned)
 # but the user's bytes start after the 16-byte chunk header.
