@@ -6,9 +6,12 @@
  * discards them.  The report behind this lab saw 16 KiB buffers beat 4 KiB
  * ones and blamed alignment: "malloc returns page-aligned memory only above
  * some cutoff".  This program separates the two causes: every buffer size
- * from 2 KiB to 1 MiB is tried at four alignments - as malloc() returned it
- * (its address mod the page size is printed), page-aligned, and page-aligned + 8 and
- * + 16 bytes - so size (write() calls per byte) and alignment vary apart.
+ * from 2 KiB to 1 MiB is tried at five alignments - as malloc() returned it
+ * (its address mod the page size is printed), page-aligned, and a page
+ * boundary + 1 (odd: no word of the buffer is aligned), + 8 and + 16 bytes -
+ * so size (write() calls per byte) and alignment vary apart.  The header
+ * names the CPU's string-copy features (erms, fsrm), so a table says which
+ * kind of CPU its page+1 column measured.
  * Where the reader runs turns out to matter more than both: --cpus pins it.
  *
  * Build: make yes
@@ -37,9 +40,13 @@ static uintptr_t page_bytes;
 #define MAX_REPS 99
 #define GIB ((double)(1u << 30))
 
-enum align { AL_MALLOC, AL_PAGE, AL_PAGE8, AL_PAGE16, N_ALIGN };
-static const char *const align_names[] = { "malloc", "page", "page+8", "page+16" };
-static const unsigned align_offset[] = { 0, 0, 8, 16 };   /* from a page boundary */
+/* page+1 is there because 8 and 16 keep every 8-byte word aligned: only an
+ * odd offset makes a copy that works in words meet unaligned ones. */
+enum align { AL_MALLOC, AL_PAGE, AL_PAGE1, AL_PAGE8, AL_PAGE16, N_ALIGN };
+static const char *const align_names[] = {
+	"malloc", "page", "page+1", "page+8", "page+16",
+};
+static const unsigned align_offset[] = { 0, 0, 1, 8, 16 };   /* from a page boundary */
 
 static const uint64_t sweep_sizes[] = {
 	2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576,
@@ -53,7 +60,7 @@ enum output { OUTPUT_REPORT, OUTPUT_CSV };
 struct options {
 	uint64_t bytes;        /* written per run */
 	uint64_t size;         /* 0: the sweep */
-	int align;             /* -1: all four */
+	int align;             /* -1: all five */
 	unsigned reps;
 	uint64_t read_only;    /* --read BYTES: be the reader of stdin */
 	int writer_cpu, reader_cpu;   /* -1: wherever the scheduler puts them */
@@ -90,11 +97,11 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: %s [options]\n"
 		"Write \"y\\n\" from a buffer into a pipe that a child process drains;\n"
-		"report GiB/s for buffer sizes 2K..1M at four alignments.\n"
+		"report GiB/s for buffer sizes 2K..1M at five alignments.\n"
 		"      --bytes BYTES   bytes through the pipe per run (default %" PRIu64 "M)\n"
 		"  -s, --size BYTES    one buffer size instead of the sweep (16 to 64M)\n"
 		"      --align A       one alignment: malloc (as malloc returned it),\n"
-		"                      page, page+8 or page+16 (default: all four)\n"
+		"                      page, page+1, page+8 or page+16 (default: all five)\n"
 		"  -n, --reps N        runs per row, the median is shown (default %u)\n"
 		"      --cpus W,R      pin the writer to CPU W and the reader to CPU R\n"
 		"                      (0,0: one CPU; 0,1: two; default: not pinned)\n"
@@ -298,7 +305,7 @@ static char *page_buffer(uint64_t size, uintptr_t page)
 
 /* The buffers for one size: `plain` exactly as malloc() returned it,
  * `page` from page_buffer(), and `spare`, big enough to start a buffer at
- * a page boundary + 8 or + 16. */
+ * a page boundary + 1, + 8 or + 16. */
 struct buffers {
 	char *plain, *page, *spare;
 };
@@ -395,6 +402,48 @@ static long pipe_capacity(void)
 	return cap;
 }
 
+/* The string-copy features /proc/cpuinfo lists for this CPU: erms
+ * (enhanced REP MOVSB/STOSB) and fsrm (fast short REP MOV).  Whether an
+ * odd source costs anything is up to the CPU and the kernel's copy
+ * routine; the page+1 column measures it, and this line names the kind
+ * of CPU that column measured, so two tables can be compared. */
+static const char *describe_copy_flags(char *buf, size_t len)
+{
+	/* read(), not stdio: fopen() would malloc a FILE and its buffer and
+	 * move where the malloc column's buffers land in the heap. */
+	static char text[1 << 16];
+	int fd = open("/proc/cpuinfo", O_RDONLY), erms = 0, fsrm = 0, seen = 0;
+	size_t got = 0;
+	ssize_t n;
+	char *line, *save, *tok, *tsave;
+
+	while (fd >= 0 && got < sizeof text - 1 &&
+	       (n = read(fd, text + got, sizeof text - 1 - got)) > 0)
+		got += (size_t)n;
+	if (fd >= 0)
+		close(fd);
+	text[got] = '\0';
+	for (line = strtok_r(text, "\n", &save); line && !seen;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		seen = 1;
+		for (tok = strtok_r(line, " \t", &tsave); tok;
+		     tok = strtok_r(NULL, " \t", &tsave)) {
+			erms |= !strcmp(tok, "erms");
+			fsrm |= !strcmp(tok, "fsrm");
+		}
+	}
+	if (!seen)
+		snprintf(buf, len, "n/a (no x86 flags line in /proc/cpuinfo)");
+	else if (!erms && !fsrm)
+		snprintf(buf, len, "neither erms nor fsrm (/proc/cpuinfo)");
+	else
+		snprintf(buf, len, "%s%s%s (/proc/cpuinfo)", erms ? "erms" : "",
+			 erms && fsrm ? " " : "", fsrm ? "fsrm" : "");
+	return buf;
+}
+
 static const char *describe_cpus(const struct options *o, char *buf, size_t len)
 {
 	if (o->writer_cpu < 0)
@@ -446,15 +495,16 @@ static void print_one(const struct options *o, const struct row *w)
 	printf("  throughput:      %.2f GiB/s\n", gib_per_s(r));
 }
 
-/* 77 columns: the four GiB/s columns hold up to 9999.99 (a machine a
- * thousand times faster than today's), sleeps/GiB up to 11 digits. */
-#define TABLE_COLS "%9s %10s %12s %7s %7s %7s %7s %11s\n"
+/* 79 columns: the five GiB/s columns hold up to 9999.99 (a machine a
+ * thousand times faster than today's), sleeps/GiB up to 10 digits; the
+ * malloc buffer's offset in its page is headed on two lines to fit. */
+#define TABLE_COLS "%9s %10s %7s %7s %7s %7s %7s %7s %10s\n"
 
 static void print_table_head(void)
 {
-	printf("%-9s %10s %12s %s\n", "", "", "", "GiB/s at each alignment:");
-	printf(TABLE_COLS, "size (B)", "writes/GiB", "malloc %page", "malloc", "page", "page+8",
-	       "page+16", "sleeps/GiB");
+	printf("%-9s %10s %7s %s\n", "", "", "malloc", "GiB/s at each alignment:");
+	printf(TABLE_COLS, "size (B)", "writes/GiB", "%page", "malloc", "page", "page+1",
+	       "page+8", "page+16", "sleeps/GiB");
 }
 
 /* Sleeps of writer and reader together, per GiB, in the page-aligned row. */
@@ -462,11 +512,11 @@ static void print_table_line(const struct row *rows)
 {
 	const struct run *p = &rows[AL_PAGE].median;
 
-	printf("%9" PRIu64 " %10.0f %12u", rows[0].size, GIB / (double)rows[0].size,
+	printf("%9" PRIu64 " %10.0f %7u", rows[0].size, GIB / (double)rows[0].size,
 	       rows[AL_MALLOC].addr_mod);
 	for (int a = 0; a < N_ALIGN; a++)
 		printf(" %7.2f", gib_per_s(&rows[a].median));
-	printf(" %11.0f\n", (double)(p->writer_sleeps + p->reader_sleeps) * GIB / (double)p->read);
+	printf(" %10.0f\n", (double)(p->writer_sleeps + p->reader_sleeps) * GIB / (double)p->read);
 }
 
 /* What the table says, in numbers from this run: the effect of size (the
@@ -540,7 +590,7 @@ static void run_rows(const struct options *o)
 	size_t n = o->size ? 1 : N_SWEEP;
 	int first = o->align < 0 ? 0 : o->align, last = o->align < 0 ? N_ALIGN - 1 : o->align;
 	int single = o->size && o->align >= 0, full = first == 0 && last == N_ALIGN - 1;
-	char cpus[96];
+	char cpus[96], flags[64];
 
 	if (o->output == OUTPUT_CSV) {
 		print_csv_header();
@@ -549,6 +599,7 @@ static void run_rows(const struct options *o)
 		printf("# %" PRIu64 " bytes a run, median of %u; pipe capacity %ld B;\n"
 		       "# the reader reads up to %u B a call\n# %s\n", o->bytes, o->reps, pipe_capacity(),
 		       READ_BUF, describe_cpus(o, cpus, sizeof cpus));
+		printf("# cpu copy:  %s\n", describe_copy_flags(flags, sizeof flags));
 		if (!single && full)
 			print_table_head();
 	}
@@ -628,7 +679,8 @@ static struct options parse_options(int argc, char **argv)
 		case OPT_ALIGN:
 			o.align = bench_name_index(align_names, N_ALIGN, optarg);
 			if (o.align < 0)
-				bad_usage(usage, "--align wants malloc, page, page+8 or page+16, not '%s'", optarg);
+				bad_usage(usage, "--align wants malloc, page, page+1, page+8 or page+16,"
+				  " not '%s'", optarg);
 			break;
 		case 'n':
 			if (bench_parse_u64(optarg, 1, MAX_REPS, &v))

@@ -34,7 +34,7 @@ check_usage_error "yes: --bytes without a value" ./yes --bytes
 # ------------------------------------------------- counts from the program
 # 64 KiB a run in 4 KiB writes: 16 write() calls per run, every byte read.
 ./yes --csv --size 4K --reps 2 --bytes 64K >"$TMP/l5_csv" 2>"$TMP/err"
-if [ $? -ne 0 ] || [ "$(wc -l <"$TMP/l5_csv")" -ne 9 ]; then
+if [ $? -ne 0 ] || [ "$(wc -l <"$TMP/l5_csv")" -ne 11 ]; then
 	fail "yes --csv: a header and one row per alignment and rep" "$(head -c 300 "$TMP/err")"
 else
 	pass "yes --csv: a header and one row per alignment and rep"
@@ -49,7 +49,7 @@ else
 	# offset; malloc's address is at least 16-byte aligned (glibc's
 	# MALLOC_ALIGNMENT on x86-64).
 	bad=$(awk -F, 'NR > 1 {
-		want = $2 == "page" ? 0 : $2 == "page+8" ? 8 : $2 == "page+16" ? 16 : -1
+		want = $2 == "page" ? 0 : $2 == "page+1" ? 1 : $2 == "page+8" ? 8 : $2 == "page+16" ? 16 : -1
 		if ((want >= 0 && $3 != want) || (want < 0 && $3 % 16 != 0)) print $2 ": " $3 }' "$TMP/l5_csv")
 	if ! needs_solution lab5.page_buffer "yes: each row's address mod the page size is the alignment it claims"; then :
 	elif [ -z "$bad" ]; then pass "yes: each row's address mod the page size is the alignment it claims"
@@ -60,6 +60,28 @@ fi
 ./yes --size 4K --align page --reps 1 --bytes 10000 >"$TMP/l5_one"
 cmp_num "yes: 10000 bytes in 4 KiB writes take 3 write() calls" "$(field "$TMP/l5_one" writes)" -eq 3
 cmp_num "yes: ... and the reader gets all 10000 bytes" "$(field "$TMP/l5_one" 'bytes read')" -eq 10000
+
+# The header names the string-copy features /proc/cpuinfo's first flags
+# line lists (the page+1 column's context), or says there is no such line.
+want=$(awk '/^flags/ && !seen { seen = 1
+		for (i = 3; i <= NF; i++) { if ($i == "erms") e = 1; if ($i == "fsrm") f = 1 } }
+	END { if (!seen) print "n/a (no x86 flags line in /proc/cpuinfo)"
+		else if (!e && !f) print "neither erms nor fsrm (/proc/cpuinfo)"
+		else print (e ? "erms" : "") (e && f ? " " : "") (f ? "fsrm" : "") " (/proc/cpuinfo)" }' \
+	/proc/cpuinfo 2>/dev/null)
+got=$(sed -n 's/^# cpu copy:  //p' "$TMP/l5_one")
+if [ -n "$got" ] && [ "$got" = "$want" ]; then
+	pass "yes: the header's cpu copy line is /proc/cpuinfo's ($got)"
+else
+	fail "yes: the header's cpu copy line is /proc/cpuinfo's" "printed '$got', want '$want'"
+fi
+
+# Reading the header's facts must not move the heap: the malloc buffer
+# starts at the same offset whether the header is printed or not (--csv).
+./yes --size 2K --align malloc --reps 1 --bytes 64K >"$TMP/l5_hdr"
+./yes --csv --size 2K --align malloc --reps 1 --bytes 64K >"$TMP/l5_nohdr"
+cmp_num "yes: malloc(2K)'s offset in its page is the same with the header as without" \
+	"$(field "$TMP/l5_hdr" 'address % page')" -eq "$(awk -F, 'NR == 2 { print $3 }' "$TMP/l5_nohdr")"
 
 # The report's premise: "malloc returns page-aligned memory above a cutoff".
 # On glibc a block above the mmap threshold is its own mapping (page-aligned)
@@ -78,7 +100,7 @@ else
 	strace -o "$TMP/l5_strace" -e trace=write -e raw=write \
 		./yes --csv --size 4K --reps 1 --bytes 64K >"$TMP/l5_csv1"
 	n=$(grep -cE '^write\(0x[0-9a-f]+, 0x[0-9a-f]+, 0x1000\) += 0x1000$' "$TMP/l5_strace")
-	cmp_num "yes under strace: 4 runs x 16 write() calls of 4096 bytes" "$n" -eq 64
+	cmp_num "yes under strace: 5 runs x 16 write() calls of 4096 bytes" "$n" -eq 80
 	# One buffer address per run (uniq folds a run's 16 calls), then mod the page size.
 	seen=$(sed -nE 's/^write\(0x[0-9a-f]+, 0x([0-9a-f]+), 0x1000\).*/\1/p' "$TMP/l5_strace" |
 		uniq | while read -r a; do echo $((16#$a % PAGE)); done | paste -sd' ')

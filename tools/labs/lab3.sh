@@ -4,7 +4,8 @@
 # bug1541-strace) start them.  Every command is printed before it runs,
 # exactly as a student would type it; outputs are kept in .run/lab3/.
 #   table     the report's four cases (SIZE 128000 and 1280000, the pre-2.5
-#             128 KiB threshold and the reporter's 16 MiB build), today's
+#             128 KiB threshold and the reporter's 16 MiB threshold, on this
+#             glibc's heaps: threads.c says what it cannot be), today's
 #             default and a tuned run, at 1 thread and at N = CPUs threads, as
 #             weak scaling: each thread keeps LIVE/N bytes live and makes COUNT
 #             requests, the same ones in every thread, so N threads do exactly

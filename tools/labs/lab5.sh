@@ -82,7 +82,7 @@ table() {
 	if [ ! -x /usr/bin/yes ]; then
 		echo; echo "GNU yes: skipped (/usr/bin/yes is not installed)"; return 0
 	fi
-	# GNU yes runs once, not median of 3 with 4 alignments: give it more bytes.
+	# GNU yes runs once, not median of 3 with 5 alignments: give it more bytes.
 	if command -v taskset >/dev/null 2>&1; then
 		say "taskset -c 0 /usr/bin/yes | taskset -c 0 ./yes --read $gnu_bytes"
 		taskset -c 0 /usr/bin/yes | taskset -c 0 ./yes --read "$gnu_bytes" |
