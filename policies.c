@@ -126,7 +126,8 @@ static void usage(FILE *out)
 		"      --seed N      --pack: the blocks' sizes (default %" PRIu64 ")\n"
 		"      --csv         one CSV row a policy instead of the report\n"
 		"      --env         print the environment check and exit\n"
-		"  -h, --help        this text\n",
+		"  -h, --help        this text\n"
+		"ALLOC_LIBDIR=DIR looks for the allocators' libraries in DIR only.\n",
 		bench_prog, bench_prog, defaults.runs, MAX_RUNS, defaults.timeout,
 		defaults.blocks, MAX_BLOCKS, defaults.seed);
 }

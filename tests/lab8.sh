@@ -190,6 +190,7 @@ grep -q '^  pin  *predicted' "$TMP/make" && pass "make lab8: the packer's predic
 	fail "make lab8: the packer's predictions" "$(tail -n 5 "$TMP/make")"
 widest=$(awk '{ if (length > w) w = length } END { print w + 0 }' "$TMP/make")
 cmp_num "make lab8: fits 80 columns" "$widest" -le 80
+brief_in_table "README's Lab 8 question and Look at name what make lab8 prints" 8 "$TMP/make"
 
 check_exit "a run past --timeout: exit 1" 1 "$P" "${PK[@]}" --timeout 1 -- sleep 30
 grep -q '^failed: defaults, run 1: killed after --timeout' "$TMP/out" &&
