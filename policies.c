@@ -1390,6 +1390,7 @@ int main(int argc, char **argv)
 	size_t n;
 	off_t input;
 	char trace_why[128] = "";
+	int failed;
 
 	bench_start(argv[0]);
 	o = parse_options(argc, argv);
@@ -1425,5 +1426,8 @@ int main(int argc, char **argv)
 	else
 		snprintf(trace_why, sizeof trace_why, "--no-strace");
 	bench_progress_done();
-	return report(&j, &o, rows, n, packer, trace_why);
+	failed = report(&j, &o, rows, n, packer, trace_why);
+	free(rows);
+	free(j.env);
+	return failed;
 }
