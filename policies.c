@@ -85,6 +85,10 @@ static const struct policy policy_table[] = {
 #define MAX_RUNS 99u
 #define MAX_TIMEOUT 86400u
 #define MAX_BLOCKS 100000u
+/* --pack: its blocks' sizes */
+#define PACK_MIN_BYTES (256u << 10)  /* the smallest block's octave */
+#define PACK_OCTAVES 8u              /* 256 KiB, 512 KiB ... 32 MiB, each
+					up to twice its base: at most 64 MiB */
 
 enum output { OUTPUT_REPORT, OUTPUT_CSV };
 
@@ -120,7 +124,7 @@ static void usage(FILE *out)
 		"      --timeout S   seconds a run may take before it is killed (default %u)\n"
 		"      --no-strace   no extra run under strace (brk/mmap/munmap/madvise)\n"
 		"      --keep DIR    save each run's stdout as DIR/POLICY.RUN.out\n"
-		"      --pack        the worked example: a packer's blocks (256 KiB-64 MiB)\n"
+		"      --pack        the worked example: a packer's blocks (%u KiB-%u MiB)\n"
 		"                    filled, checksummed and freed\n"
 		"      --blocks N    --pack: how many (default %u, at most %u; 0: none)\n"
 		"      --seed N      --pack: the blocks' sizes (default %" PRIu64 ")\n"
@@ -129,14 +133,12 @@ static void usage(FILE *out)
 		"  -h, --help        this text\n"
 		"ALLOC_LIBDIR=DIR looks for the allocators' libraries in DIR only.\n",
 		bench_prog, bench_prog, defaults.runs, MAX_RUNS, defaults.timeout,
+		PACK_MIN_BYTES >> 10, (PACK_MIN_BYTES << PACK_OCTAVES) >> 20,
 		defaults.blocks, MAX_BLOCKS, defaults.seed);
 }
 
 /* ------------------------------------------------------------ the packer */
 
-#define PACK_MIN_BYTES (256u << 10)  /* the smallest block's octave */
-#define PACK_OCTAVES 8u              /* 256 KiB, 512 KiB ... 32 MiB, each
-					up to twice its base: at most 64 MiB */
 
 /* Block i's size: an octave, then a point inside it, both from the seed. */
 static size_t pack_size(uint64_t *state)
