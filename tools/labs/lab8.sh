@@ -31,22 +31,22 @@ knob REPEATS 3 1 99
 # character.  Nothing is expanded: $, `, *, ~ are characters like any
 # other.  An unclosed quote is the user's mistake: exit 2.
 split_words() {
-	local s=$1 i=0 c w= have=0 q=
+	local s=$1 i=0 c='' w='' have=0 q=''
 	WORDS=()
 	while [ "$i" -lt "${#s}" ]; do
 		c=${s:i:1}
 		i=$((i + 1))
 		if [ "$q" = "'" ]; then
-			if [ "$c" = "'" ]; then q=; else w+=$c; fi
+			if [ "$c" = "'" ]; then q=''; else w+=$c; fi
 		elif [ "$q" = '"' ]; then
-			if [ "$c" = '"' ]; then q=
+			if [ "$c" = '"' ]; then q=''
 			elif [ "$c" = '\' ] && [[ ${s:i:1} == [\"\\\$\`] ]]; then w+=${s:i:1}; i=$((i + 1))
 			else w+=$c; fi
 		else
 			case $c in
 			' ' | $'\t' | $'\n')
 				[ "$have" = 1 ] && WORDS+=("$w")
-				w= have=0 ;;
+				w='' have=0 ;;
 			"'" | '"') q=$c have=1 ;;
 			'\') w+=${s:i:1} have=1; i=$((i + 1)) ;;
 			*) w+=$c have=1 ;;
