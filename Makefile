@@ -36,6 +36,10 @@
 #                             that keeps a freed frame
 #   make lab7-strace          every Lab 7 row under strace: brk, mmap,
 #                             munmap, madvise
+#   make lab8                 Lab 8: your own program under each policy
+#                             (defaults, thresholds pinned, arena_max=2,
+#                             hugetlb=1, the allocators): the worked example
+#                             (./policies --pack), or CMD='your command'
 #   make demo-strace          default vs tuned, side by side (80 columns)
 #   make plots                SVG pictures of Labs 1, 2, 4, 5, 6, 7 in PLOTS_DIR
 #   make matrix               the labs' steps under glibc 2.31 to the newest
@@ -79,6 +83,8 @@
 #   BYTES=128M            Lab 5: bytes per run (a number, K, M or G)
 #   ROUNDS=256            Lab 6: requests per thread (also MAX_THREADS,
 #                         default 16 x CPUs, at most 64)
+#   CMD='prog args'       Lab 8: the command to measure, split as a shell
+#                         splits it (quotes honoured, nothing expanded)
 #   PLOTS_DIR=plots       where make plots writes its SVG files
 #   PLOT_LABS, SANITIZE_LABS  some labs only: make plots PLOT_LABS=lab4
 #   STUDENT=name FILE=f   make submit's name; the file make grade checks
@@ -156,7 +162,8 @@ SHELL       := /bin/bash
 
 # The programs that run threads: ThreadSanitizer builds them too.
 THREADED := $(call uniq,$(foreach r,$(LAB_ROWS),$(if $(filter yes,$(call lab_field,5,$(r))),$(call lab_field,2,$(r)))))
-TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items tests/bin/perturb
+TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items tests/bin/perturb \
+	tests/bin/uninit
 
 .PHONY: all run test clean help results reference submit check handout grade questions autograder rerun
 all: $(LABS)

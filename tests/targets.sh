@@ -86,7 +86,7 @@ fi
 T6 help >"$W6.help"
 missing=
 for t in lab1 lab1-tunables lab1-strace lab2 lab2-tunables lab2-strace lab3 lab3-tunables \
-	 lab3-strace lab4 lab4-tunables lab4-strace lab5 lab5-tunables lab5-strace lab7 \
+	 lab3-strace lab4 lab4-tunables lab4-strace lab5 lab5-tunables lab5-strace lab7 lab8 CMD \
 	 lab7-tunables lab7-strace demo-strace \
 	 run variance sizes gotcha yes-table bug1541 step9 FRAMES VARIANCE_ITERS COUNT_LARGE LIVE \
 	 REPEATS SCALE BYTES DEMO_FRAMES RUN_DIR CC OPT; do

@@ -89,6 +89,7 @@ else
 80|lab7|FRAMES=1 REPEATS=1 ROUNDS=2 THREADS=1
 80|lab7-tunables|FRAMES=1 REPEATS=1 ROUNDS=2 THREADS=1
 80|lab7-strace|FRAMES=1 ROUNDS=2 THREADS=1
+80|lab8|REPEATS=1 CMD=tests/bin/uninit
 80|help|"
 	while IFS='|' read -r max target knobs; do
 		w8_run "make $target (small knobs)" "$max" - \
