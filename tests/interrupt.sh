@@ -54,11 +54,15 @@ ended lab1 'faults so far'
 # A driver's progress (tools/lib/lib.sh), with its program in the
 # background: the line ends, and the program is not left running.
 full_only "make lab3: Ctrl-C ends the driver's progress line, stops ./threads"
-ctrl_c lab3 'lab3: \[1/' "make --no-print-directory lab3 COUNT_LARGE=400000"
+# (The run's processes carry a tag in their environment: other test files
+# may run ./threads at the same time, and those are not this run's.)
+tag=MALLOC_LABS_INTERRUPT_TEST=$$
+ctrl_c lab3 'lab3: \[1/' "env $tag make --no-print-directory lab3 COUNT_LARGE=400000"
 ended lab3 'lab3: \['
 left=
 for p in /proc/[0-9]*; do
-	[ "$(readlink "$p/exe" 2>/dev/null)" = "$PWD/threads" ] && left="$left ${p#/proc/}"
+	[ "$(readlink "$p/exe" 2>/dev/null)" = "$PWD/threads" ] && tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qx "$tag" &&
+		left="$left ${p#/proc/}"
 done
 [ -z "$left" ] && pass "lab3: no ./threads left running after ^C" ||
 	fail "lab3: ./threads left running after ^C" "pids:$left"
