@@ -256,9 +256,17 @@ if [ -f "$SUB" ]; then
 	awk -v f="$f34" '$0 == "@run lab4.34M" { r = 1 } { print } r && /^csv: / && ++n == 2 { l = $0; sub("," f ",", ",1,", l); print l; r = 0 }' "$SUB" >"$CG/f.txt"
 	cg_case "24: a second, better CSV row inside one record -> INTEGRITY rows_once; the first counts" 4 \
 		'^INTEGRITY  file +rows_once' '^PASS  lab4\.34M +minor_faults'
-	awk '$0 == "@run lab4.34M" { r = 1 } { print } r && /^csv: / && ++n == 2 { for (i = 0; i < 5000; i++) print; r = 0 }' "$SUB" >"$CG/rows5000.txt"
-	cp "$CG/rows5000.txt" "$CG/f.txt"
-	cg_case "24: one row repeated 5,000 times -> INTEGRITY rows_once" 4 '^INTEGRITY  file +rows_once'
+	awk '$0 == "@run lab4.34M" { r = 1 } { print } r && /^csv: / && ++n == 2 { for (i = 0; i < 50; i++) print; r = 0 }' "$SUB" >"$CG/f.txt"
+	cg_case "24: one row repeated 50 times -> INTEGRITY rows_once" 4 '^INTEGRITY  file +rows_once'
+	# 34: past the row cap (tools/grading/knobs: cap record_rows) the file
+	# is not read at all: refused in one line, exit 2
+	awk '$0 == "@run lab4.34M" { r = 1 } { print } r && /^csv: / && ++n == 2 { for (i = 0; i < 5000; i++) print; r = 0 }' "$SUB" >"$CG/f.txt"
+	cg_grade "$CG/f.txt"; rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$CG/err")" -eq 1 ] && grep -q 'not graded: record lab4\.34M: over [0-9]* CSV lines' "$CG/err"; then
+		pass "34: one row repeated 5,000 times -> refused by the row cap (exit 2, one line)"
+	else
+		fail "34: one row repeated 5,000 times" "exit $rc: $(head -c 300 "$CG/err")"
+	fi
 
 	# 24: relabelled as format 1 (which had no Lab 6): this kit grades
 	# format 2 only, so it is not a submission at all.
@@ -472,7 +480,7 @@ if [ -f "$SUB" ]; then
 	[ -f "$CG/bob.txt" ] && cp "$CG/bob.txt" "$CG/class/bob-own.txt"
 	tools/grade.sh --csv "$CG/class" "$SUB" >"$CG/csv" 2>"$CG/err"; rc=$?
 	heads=$(grep -c '^file,student,date,status,score,max,answers,answers_max,fails,envs,frames,scale,variance_iters,count_large,bytes,kit,glibc,kernel,thp,flags,same_run_as$' "$CG/csv")
-	flagged=$(grep -c ',copy group 1 of 3 files$' "$CG/csv")
+	flagged=$(grep -Ec ',copy group 1 of 3 files(; score [0-9]+ withheld for review)?$' "$CG/csv")
 	pairs=$(grep -c '^grade: copies of one run: .* ~ .*: [0-9]* of [0-9]* values alike ([0-9]*%)$' "$CG/err")
 	if [ $rc -eq 4 ] || [ $rc -eq 1 ] && [ "$heads" -eq 1 ] && [ "$(grep -c . "$CG/csv")" -eq 5 ] && [ "$flagged" -eq 3 ] &&
 	   [ "$pairs" -eq 2 ] && grep -q 'bob-own\.txt,.*,$' "$CG/csv"; then
@@ -501,7 +509,7 @@ if [ -f "$SUB" ]; then
 	for i in $(seq 1 60); do sed "s/^student: .*/student: c$i/" "$CG/noans.txt" >"$CG/many/c$i.txt"; done
 	tools/grade.sh --csv "$CG/many" >"$CG/csv" 2>"$CG/err"; rc=$?
 	longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$CG/csv")
-	if [ $rc -eq 1 ] && [ "$(grep -c ',copy group 1 of 60 files$' "$CG/csv")" -eq 60 ] && [ "$longest" -lt 400 ]; then
+	if [ $rc -eq 1 ] && [ "$(grep -c ',REVIEW,0,.*,copy group 1 of 60 files; score [0-9]* withheld for review$' "$CG/csv")" -eq 60 ] && [ "$longest" -lt 400 ]; then
 		pass "24: 60 copies: one group of 60 named in each row, the longest CSV row $longest characters"
 	else
 		fail "24: 60 copies" "exit $rc, longest row $longest: $(tail -n 1 "$CG/csv" | cut -c 1-200)"
@@ -549,10 +557,12 @@ elif [ -f "$SUB" ]; then
 	if [ $rc -eq 0 ] && (cd "$CG/ag/source" && unzip -q "$OLDPWD/build/autograder.zip") &&
 	   [ -x "$CG/ag/source/setup.sh" ] && [ -x "$CG/ag/source/run_autograder" ]; then
 		cp "$SUB" "$CG/ag/submission/"
-		AUTOGRADER_ROOT=$CG/ag "$CG/ag/source/run_autograder" >"$CG/ag.out" 2>&1; rc=$?
+		# GRADE=file: a course that still grades files (the default, code,
+		# scores a file alone 0: tests/gradescope.sh)
+		GRADE=file AUTOGRADER_ROOT=$CG/ag "$CG/ag/source/run_autograder" >"$CG/ag.out" 2>&1; rc=$?
 		top=$(sed -n 's/^  "score": \([0-9]*\),$/\1/p' "$CG/ag/results/results.json" 2>/dev/null)
 		if [ $rc -eq 0 ] && [ "$top" = "$((score + ascore))" ]; then
-			pass "make autograder: setup.sh and run_autograder at the zip's root; run_autograder grades the upload ($top)"
+			pass "make autograder: setup.sh and run_autograder at the zip's root; GRADE=file run_autograder grades the upload ($top)"
 		else
 			fail "autograder: run_autograder" "exit $rc, score '$top': $(tail -n 3 "$CG/ag.out")"
 		fi

@@ -182,9 +182,10 @@ g_grade "$TMP/g_dir"; rc=$?
 sed -n '/^file,student,date,status,score,max,/,$p' "$TMP/g_out" >"$TMP/g_csv"
 rows=$(grep -c '^/' "$TMP/g_csv")
 integ=$(awk -F, '$4 == "INTEGRITY" && $5 == 0' "$TMP/g_csv" | wc -l)
-group=$(grep -c ',copy group 1 of 30 files$' "$TMP/g_csv")
-if [ $rc -eq 4 ] && [ "$rows" -eq 30 ] && [ "$integ" -eq 3 ] && [ "$group" -eq 30 ]; then
-	pass "grade DIR: 30 copies, 30 CSV rows, the 3 edited ones INTEGRITY with 0, all one copy group, exit 4"
+group=$(grep -Ec ',copy group 1 of 30 files(; score [0-9]+ withheld for review)?$' "$TMP/g_csv")
+review=$(grep -c ',REVIEW,0,.*,copy group 1 of 30 files; score [0-9]* withheld for review$' "$TMP/g_csv")
+if [ $rc -eq 4 ] && [ "$rows" -eq 30 ] && [ "$integ" -eq 3 ] && [ "$group" -eq 30 ] && [ "$review" -eq 27 ]; then
+	pass "grade DIR: 30 copies, 30 CSV rows, the 3 edited ones INTEGRITY with 0, the 27 others REVIEW with 0, all one copy group, exit 4"
 else
 	fail "grade DIR" "exit $rc, $rows rows, $integ INTEGRITY, $group in the group: $(tail -n 2 "$TMP/g_csv")"
 fi
@@ -203,7 +204,7 @@ check_exit "submit: a bad knob exits 2" 2 env FRAMES=ten tools/submit.sh
 g_awk() { # STEPS FILE: grade FILE against another step table
 	printf '%s\t%s\t\tyes\t1\n' "$2" "$2" >"$TMP/g_manifest"
 	awk -v STEPS="$1" -v SUMMARY= -v MODE=report -v KNOBS_FILE=tools/grading/knobs -v MANIFEST="$TMP/g_manifest" \
-		-f tools/lib/csv.awk -f tools/grading/steps.awk -f tools/grading/grade.awk \
+		-f tools/lib/csv.awk -f tools/grading/steps.awk -f tools/grading/alike.awk -f tools/grading/grade.awk \
 		-f tools/grading/gradescope.awk </dev/null >"$TMP/g_out" 2>"$TMP/g_err"
 }
 # g_steps_refused NAME SED MESSAGE: the table edited by SED stops the grade
@@ -250,7 +251,7 @@ sed 's/^date: .*/date: 2031-01-01 00:00:00 UTC/; s|/tmp/tmp\.[A-Za-z0-9]*/|/tmp/
 	awk '/^csv: / && !d && $0 ~ /,0\.[0-9]+,/ { sub(/,0\.[0-9]+,/, ",0.999,"); d = 1 } { print }' |
 	sed 's/^student: .*/student: other/' >"$TMP/g_copy.txt"
 tools/grade.sh --csv "$G_SUB" "$TMP/g_copy.txt" tests/fixtures/zero-page-6.18/submission-frames2.txt >"$TMP/g_out" 2>"$TMP/g_err"; rc=$?
-if [ $rc -eq 1 ] && [ "$(grep -c ',copy group 1 of 2 files$' "$TMP/g_out")" -eq 2 ] &&
+if [ $rc -eq 1 ] && [ "$(grep -c ',copy group 1 of 2 files; score [0-9]* withheld for review$' "$TMP/g_out")" -eq 2 ] &&
    grep -q 'zero-page-6.18.*,$' "$TMP/g_out" && grep -q 'copies of one run: .*g_copy\.txt ~ .*g_sub\.txt: [0-9]* of [0-9]* values alike' "$TMP/g_err"; then
 	pass "24: a copy with its date, temporary name and a time edited is still one run's ($(grep -o '[0-9]*%' "$TMP/g_err" | head -n 1) alike)"
 else
@@ -268,7 +269,7 @@ if command -v gawk >/dev/null 2>&1; then
 	printf '%s\t%s\t\tyes\t1\n' "$G_SUB" "$G_SUB" >"$TMP/g_manifest"
 	gawk --dump-variables="$TMP/g_vars" -v STEPS=tools/grading/steps -v SUMMARY= -v MODE=report \
 		-v KNOBS_FILE=tools/grading/knobs -v MANIFEST="$TMP/g_manifest" -f tools/lib/csv.awk \
-		-f tools/grading/steps.awk -f tools/grading/grade.awk -f tools/grading/gradescope.awk \
+		-f tools/grading/steps.awk -f tools/grading/alike.awk -f tools/grading/grade.awk -f tools/grading/gradescope.awk \
 		</dev/null >/dev/null 2>&1
 	g_builtin=" ARGC ARGIND ARGV BINMODE CONVFMT ENVIRON ERRNO FIELDWIDTHS FILENAME FNR FPAT FS FUNCTAB IGNORECASE LINT NF NR OFMT OFS ORS PREC PROCINFO ROUNDMODE RLENGTH RS RSTART RT SUBSEP SYMTAB TEXTDOMAIN "
 	g_kept=$(sed -n '/^function file_reset()/,/^}/p; /BATCH_GLOBALS = /,/"$/p' tools/grading/grade.awk |
@@ -313,4 +314,81 @@ if [ $rc1 -eq $rc3 ] && cmp -s "$TMP/g_one" "$TMP/g_three" && [ "$(grep -c '^== 
 	pass "24: ${#g_many[@]} files in 3 awks side by side: the report of one awk, exit $rc3 both"
 else
 	fail "24: a class shared between awks" "exit $rc1 vs $rc3; $(diff "$TMP/g_one" "$TMP/g_three" | head -n 4)"
+fi
+
+# 34 (item 6): a file is a self-check, and never beats work.  Each row is
+# an attack and its outcome; none scores above the honest failure above
+# ($fail_score: a failing count, its table agreeing).
+# g_over WHAT FILE WHY: FILE is refused: exit 2, one line on stderr naming
+# it and WHY, no report.
+g_over() {
+	g_grade "$2"; rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/g_err")" -eq 1 ] && grep -qF "$2: not graded: " "$TMP/g_err" &&
+	   grep -qF "$3" "$TMP/g_err" && [ ! -s "$TMP/g_out" ]; then
+		pass "34: $1 -> refused, exit 2, one line ($(cut -c 1-60 "$TMP/g_err" | sed 's/^grade: [^:]*: //')...)"
+	else
+		fail "34: $1 -> refused" "exit $rc: $(head -c 300 "$TMP/g_err")"
+	fi
+}
+g_cap() { awk -v w="$1" '$1 == "cap" && $2 == w { print $3 }' tools/grading/knobs; }
+sed 's/^frames: .*/frames: 1000000/' "$G_SUB" >"$TMP/g_frames.txt"
+g_over "frames: 1000000 (Lab 1's replay would cost 10^5 times FRAMES=10's)" "$TMP/g_frames.txt" \
+	"frames 1000000 > cap $(g_cap FRAMES)"
+# a file over file_bytes: the reference padded with readable lines
+awk '{ print } /^@human$/ { for (i = 0; i < 40000; i++) print "# padding, padding, padding, padding, padding, padding" }' \
+	"$G_SUB" >"$TMP/g_big.txt"
+g_over "a $(wc -c <"$TMP/g_big.txt")-byte file (cap file_bytes $(g_cap file_bytes))" "$TMP/g_big.txt" "bytes > cap "
+awk -v n="$(g_cap record_rows)" '$0 == "@run lab4.34M" { r = 1 } { print }
+	r && /^csv: / && ++k == 2 { for (i = 0; i < n; i++) print; r = 0 }' "$G_SUB" >"$TMP/g_rows.txt"
+g_over "one record of $(( $(g_cap record_rows) + 2 )) CSV lines (cap record_rows $(g_cap record_rows))" "$TMP/g_rows.txt" \
+	"record lab4.34M: over $(g_cap record_rows) CSV lines"
+# A batch with them: every other file graded, each refused one a CSV row
+# with its reason; the worst status (2).
+g_fx=tests/fixtures/arm64-6.12-4k/submission-frames2.txt
+tools/grade.sh --csv "$G_SUB" "$TMP/g_frames.txt" "$TMP/g_big.txt" "$TMP/g_rows.txt" "$g_fx" \
+	>"$TMP/g_out" 2>"$TMP/g_err"; rc=$?
+if [ $rc -eq 2 ] && [ "$(grep -c . "$TMP/g_out")" -eq 6 ] &&
+   grep -q "^$G_SUB,tester,.*,CLEAN,[1-9]" "$TMP/g_out" && grep -q "^$g_fx,arm64-p4096,.*,CLEAN,[1-9]" "$TMP/g_out" &&
+   [ "$(grep -c '^[^,]*,,,none,.*cap .*,$' "$TMP/g_out")" -eq 3 ]; then
+	pass "34: a batch with the three refused files: the others graded, each refused one a row naming its cap, exit 2"
+else
+	fail "34: a batch with refused files" "exit $rc: $(cut -c 1-100 "$TMP/g_out")"
+fi
+# The caps are the knobs file's: a malformed one stops the grade.
+{ cat tools/grading/knobs; echo 'cap FRAMES lots'; } >"$TMP/g_knobs"
+check_exit "34: a malformed cap line in the knobs stops the grade (exit 2)" 2 tools/grade.sh --knobs "$TMP/g_knobs" "$G_SUB"
+
+# A shipped file (make reference's, a fixture) under another student's
+# name: INTEGRITY shipped_copy, Score 0; graded as itself: CLEAN.
+for f in results/reference-submission.txt tests/fixtures/zero-page-6.18/submission-frames10.txt; do
+	[ -f "$f" ] || { fail "34: $f under another name" "$f is missing"; continue; }
+	sed 's/^student: .*/student: mallory/' "$f" >"$TMP/g_ship.txt"
+	g_grade "$TMP/g_ship.txt"; rc=$?
+	if [ $rc -eq 4 ] && grep -q '^INTEGRITY  file  *shipped_copy ' "$TMP/g_out" && grep -qF "(a copy of $f (" "$TMP/g_out" &&
+	   grep -q '^Score: 0/' "$TMP/g_out"; then
+		pass "34: $f renamed to mallory -> INTEGRITY shipped_copy, Score 0, exit 4"
+	else
+		fail "34: $f renamed" "exit $rc: $(grep -A1 -E '^(INTEGRITY|Status|Score)' "$TMP/g_out" | head -n 4)"
+	fi
+	g_grade "$f"; rc=$?
+	if [ $rc -eq 0 ] && ! grep -q 'shipped_copy' "$TMP/g_out"; then
+		pass "34: $f graded as itself: clean, no shipped_copy line"
+	else
+		fail "34: $f as itself" "exit $rc: $(grep -A1 shipped_copy "$TMP/g_out")"
+	fi
+done
+
+# Another file of the batch renamed (copies of one run): each copy's
+# status REVIEW and score 0, the score it would have had in same_run_as.
+sed 's/^student: .*/student: mallory/' "$G_SUB" >"$TMP/g_ren.txt"
+tools/grade.sh --csv "$G_SUB" "$TMP/g_ren.txt" "$TMP/g_fail.txt" >"$TMP/g_out" 2>"$TMP/g_err"; rc=$?
+clean=$(sed -n 's/^Score: \([0-9]*\)\/.*/\1/p' "$TMP/g_clean")
+rev=$(grep -c ",REVIEW,0,.*,copy group 1 of 3 files; score [0-9]* withheld for review\$" "$TMP/g_out")
+# (g_fail.txt is a copy of that run too, its one count edited: 3 copies)
+if [ $rc -eq 1 ] && [ "$rev" -eq 3 ] && grep -q "^$G_SUB,tester,.*,REVIEW,0,.*; score $clean withheld for review\$" "$TMP/g_out" &&
+   grep -q "g_ren\.txt,mallory,.*,REVIEW,0,.*; score $clean withheld for review\$" "$TMP/g_out" &&
+   grep -q "g_fail\.txt,tester,.*,REVIEW,0,.*; score $fail_score withheld for review\$" "$TMP/g_out"; then
+	pass "34: a file of the batch renamed: every copy REVIEW with score 0 (below the honest failure's $fail_score), the withheld score named, exit 1"
+else
+	fail "34: a renamed copy in a batch" "exit $rc, $rev REVIEW: $(cut -c 1-40,150- "$TMP/g_out")"
 fi

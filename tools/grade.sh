@@ -36,7 +36,9 @@
 # same_run_as.  Text fields are quoted when needed and a leading = + - @ is
 # neutralised; same_run_as names the group of files that are copies of one
 # run (most of their recorded times, temporary names and dates alike), and
-# each pair is listed on stderr with how alike it is.  Two files of one
+# each pair is listed on stderr with how alike it is; a copy's status is
+# REVIEW and its score 0 (the withheld score in same_run_as).  A file not
+# graded has status none and its reason in flags.  Two files of one
 # student are named on stderr, and flagged duplicate-newest or
 # duplicate-older (by their date lines).
 #
@@ -47,15 +49,16 @@
 #
 # Exit: 0 every check passed; 1 any FAIL, or copies of one run; 3 no FAIL
 # but some ENV; 4 INTEGRITY (any file); 2 bad usage, a file that is not a
-# submission (one saved as UTF-16 is named so), or standard output that
-# cannot be written.  Several files:
+# submission (one saved as UTF-16 is named so), a file over a cap of the
+# knobs (cap lines: its size, a record's rows, a knob), or standard output
+# that cannot be written.  Several files:
 # the worst, in the order 2, 4, 1, 3, 0.
 set -u -o pipefail
 LC_ALL=C; export LC_ALL     # bytes are bytes: what is not printable ASCII is replaced
 ROOT=$(dirname "$0")/..
 prog=grade
 . "$ROOT/tools/lib/lib.sh" || exit 2     # bad_usage, shown
-for lib in lib/csv.awk grading/steps.awk grading/grade.awk grading/copies.awk grading/gradescope.awk grading/steps grading/questions.sh grading/knobs; do
+for lib in lib/csv.awk grading/steps.awk grading/grade.awk grading/alike.awk grading/copies.awk grading/gradescope.awk grading/steps grading/questions.sh grading/knobs; do
 	[ -r "$ROOT/tools/$lib" ] || { printf 'grade: %s is missing\n' "$ROOT/tools/$lib" >&2; exit 2; }
 done
 G=$ROOT/tools/grading
@@ -207,26 +210,60 @@ for arg in "$@"; do
 	fi
 done
 
+# The caps (tools/grading/knobs: cap file_bytes, cap record_rows): a file
+# over one is refused here, before any awk reads it, with its reason in
+# its own manifest line (a row of the CSV); the rest of the batch is
+# graded as usual.  A knobs file without them has none.  (grade.awk
+# checks their form, and the knobs' own caps.)
+CAP_BYTES= CAP_ROWS=
+while read -r w what v _; do
+	[ "$w" = cap ] || continue
+	case $v in *K) n=$((${v%K} * 1024)) ;; *M) n=$((${v%M} * 1048576)) ;; *G) n=$((${v%G} * 1073741824)) ;; *) n=$v ;; esac
+	case $n in ''|*[!0-9]*) continue ;; esac      # malformed: grade.awk says so
+	case $what in file_bytes) CAP_BYTES=$n ;; record_rows) CAP_ROWS=$n ;; esac
+done <"$KNOBS"
+declare -A WHY=()
+refuse() { OK[$1]=refused WHY[$1]=$2; }
+if [ -n "$CAP_BYTES" ]; then
+	# one stat for the class, its sizes in the files' order
+	idx=() paths=()
+	for i in "${!FILES[@]}"; do [ "${OK[$i]}" = 1 ] && idx+=("$i") && paths+=("${FILES[$i]}"); done
+	if [ ${#paths[@]} -gt 0 ]; then
+		k=0
+		while read -r sz; do
+			i=${idx[$k]}; k=$((k + 1))
+			case $sz in ''|*[!0-9]*) refuse "$i" "its size cannot be read" ;; esac
+			[ "${OK[$i]}" = 1 ] && [ "$sz" -gt "$CAP_BYTES" ] &&
+				refuse "$i" "$sz bytes > cap $CAP_BYTES (file_bytes, tools/grading/knobs)"
+		done < <(stat -L -c %s -- "${paths[@]}" 2>/dev/null)
+		while [ $k -lt ${#idx[@]} ]; do refuse "${idx[$k]}" "its size cannot be read"; k=$((k + 1)); done
+	fi
+fi
+
 # The heads: a line each readable file, fields split by \037 (a control
 # byte, so never in a value: every other one becomes ?): the first
 # student, kit and kit_sources lines' values, as grade.awk reads them (a CR
-# and trailing blanks dropped), and whether it carries an answer sheet.
+# and trailing blanks dropped), whether it carries an answer sheet, and
+# the first record with more CSV lines than the row cap (read line by
+# line, nothing kept: the file stops there and is refused).
 for i in "${!FILES[@]}"; do [ "${OK[$i]}" = 1 ] && printf '%s\n' "${FILES[$i]}"; done >"$T/list"
-awk 'function val(k,    v) { v = substr(line, length(k) + 3); sub(/\r$/, "", v); sub(/[ \t\r\n\v\f]+$/, "", v)
+awk -v cap="$CAP_ROWS" 'function val(k,    v) { v = substr(line, length(k) + 3); sub(/\r$/, "", v); sub(/[ \t\r\n\v\f]+$/, "", v)
 		gsub(/[^ -~]/, "?", v); return v }
-	{ st = kt = ks = ""; q = 0; hs = hk = hx = 0
+	{ st = kt = ks = big = ""; q = 0; hs = hk = hx = 0; rows = 0
 	  while ((getline line < $0) > 0) {
 		if (!hs && line ~ /^student: /) { st = val("student"); hs = 1 }
 		else if (!hk && line ~ /^kit: /) { kt = val("kit"); hk = 1 }
 		else if (!hx && line ~ /^kit_sources: /) { ks = val("kit_sources"); hx = 1 }
 		if (line ~ /^(questions: |@answers)/) q = 1
+		if (line ~ /^@run /) { rows = 0; rec = substr(line, 6, 40); gsub(/[^ -~]/, "?", rec) }
+		else if (cap != "" && line ~ /^csv: / && ++rows > cap + 0) { big = "record " rec ": over " cap " CSV lines (cap record_rows, tools/grading/knobs)"; break }
 	  }
 	  close($0)
-	  printf "%s\037%s\037%s\037%d\n", st, kt, ks, q }' "$T/list" >"$T/heads" ||
+	  printf "%s\037%s\037%s\037%d\037%s\n", st, kt, ks, q, big }' "$T/list" >"$T/heads" ||
 	{ say "grade: cannot read the submissions' heads" >&2; exit 2; }
-STUDENT=() KIT=() KSRC=() HASQ=()
-while IFS=$'\037' read -r st kt ks q; do
-	STUDENT+=("$st"); KIT+=("$kt"); KSRC+=("$ks"); HASQ+=("$q")
+STUDENT=() KIT=() KSRC=() HASQ=() BIG=()
+while IFS=$'\037' read -r st kt ks q big; do
+	STUDENT+=("$st"); KIT+=("$kt"); KSRC+=("$ks"); HASQ+=("$q"); BIG+=("$big")
 done <"$T/heads"
 
 # The answer sheets' parameters (a cksum of the name: tools/grading/questions.sh),
@@ -235,30 +272,43 @@ for j in "${!STUDENT[@]}"; do [ "${HASQ[$j]}" = 1 ] && printf '%s\n' "${STUDENT[
 "$G/questions.sh" params-list <"$T/names" >"$T/params" 2>/dev/null || : >"$T/params"
 QP=(); while IFS= read -r l; do QP+=("$l"); done <"$T/params"
 
-# The manifest grade.awk reads: PATH SHOWN QKNOBS KIT_KNOWN READABLE
-# (1, 0, or utf16: readable, but not in the encoding make submit wrote).
+# The manifest grade.awk reads: PATH SHOWN QKNOBS KIT_KNOWN READABLE WHY
+# (READABLE 1, 0, utf16: readable, but not in the encoding make submit
+# wrote, or refused: over a cap, WHY says which).
 declare -A KNOWN=()
 j=0
 for i in "${!FILES[@]}"; do
 	q= known=unknown
 	if [ "${OK[$i]}" = 1 ]; then
 		q=${QP[$j]:-}; [ "$q" = - ] && q=
-		key="${KIT[$j]}|${KSRC[$j]}"
-		[ -n "${KNOWN[$key]+x}" ] || KNOWN[$key]=$(KIT_SOURCES=${KSRC[$j]} kit_known "${KIT[$j]}")
-		known=${KNOWN[$key]}
+		if [ -n "${BIG[$j]}" ]; then
+			refuse "$i" "${BIG[$j]}"
+		else
+			key="${KIT[$j]}|${KSRC[$j]}"
+			[ -n "${KNOWN[$key]+x}" ] || KNOWN[$key]=$(KIT_SOURCES=${KSRC[$j]} kit_known "${KIT[$j]}")
+			known=${KNOWN[$key]}
+		fi
 		j=$((j + 1))
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\n' "${FILES[$i]}" "${SHOWN[$i]}" "$q" "$known" "${OK[$i]}"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${FILES[$i]}" "${SHOWN[$i]}" "$q" "$known" "${OK[$i]}" "${WHY[$i]:-}"
 done >"$MANIFEST"
 
 # One awk grades a share of the files; a class is split into contiguous
 # shares, one a CPU (at most 4), graded side by side; their reports and
 # summaries are joined in order.  results.json is written byte by byte
 # (tools/grading/gradescope.awk).
+# The files the kit ships, whose copies under another name are INTEGRITY
+# (grade.awk: shipped_copy): the reference, the fixtures, and the shared
+# fixtures beside the kit where there are some.
+for f in "$ROOT/results/reference-submission.txt" "$ROOT"/tests/fixtures/*/submission-*.txt \
+	"$ROOT"/../shared/fixtures/*/submission-*.txt; do
+	case $f in *$'\n'*|*$'\t'*) continue ;; esac
+	[ -f "$f" ] && [ -r "$f" ] && printf '%s\t%s\n' "$f" "${f#"$ROOT"/}"
+done >"$T/shipped"
 grade_share() { # MANIFEST SUMMARY: grade the files listed
-	awk -v SUMMARY="$2" -v MANIFEST="$1" -v MANY=$many -v STEPS="$G/steps" \
+	awk -v SUMMARY="$2" -v MANIFEST="$1" -v MANY=$many -v STEPS="$G/steps" -v SHIPPED="$T/shipped" \
 		-v EXPECT_OUT="${EXPECT_OUT:-}" -v MODE="$MODE" -v SHOWKEY=$SHOWKEY -v HANDOUT=$HANDOUT -v KNOBS_FILE="$KNOBS" \
-		-f "$L/csv.awk" -f "$G/steps.awk" -f "$G/grade.awk" -f "$G/gradescope.awk" </dev/null
+		-f "$L/csv.awk" -f "$G/steps.awk" -f "$G/alike.awk" -f "$G/grade.awk" -f "$G/gradescope.awk" </dev/null
 }
 # GRADE_SHARES=N (tests): N shares whatever the CPUs and the class size.
 n=${#FILES[@]} shares=1
@@ -302,7 +352,7 @@ fi
 if [ $MODE = csv ] || { [ $MODE = report ] && [ $many = 1 ]; }; then
 	[ $MODE = report ] && say "== one row a submission"
 	say "file,student,date,status,score,max,answers,answers_max,fails,envs,frames,scale,variance_iters,count_large,bytes,kit,glibc,kernel,thp,flags,same_run_as"
-	awk -F '\t' -f "$L/csv.awk" -f "$G/copies.awk" "$SUMMARY"
+	awk -F '\t' -f "$L/csv.awk" -f "$G/alike.awk" -f "$G/copies.awk" "$SUMMARY"
 	case $? in 0) ;; 1) note 1 ;; *) exit 2 ;; esac
 fi
 exit $worst

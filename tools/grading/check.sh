@@ -27,4 +27,4 @@ MALLOC_LABS_STEPS=exercise STUDENT=${STUDENT:-check} OUT="$T/check.txt" tools/su
 printf '%s\t%s\t\tyes\t1\n' "$T/check.txt" "make check" >"$T/manifest"
 LC_ALL=C awk -v MODE=check -v STEPS=tools/grading/steps -v KNOBS_FILE=tools/grading/knobs -v SUMMARY= \
 	-v EXFILES="$exfiles" -v MANIFEST="$T/manifest" \
-	-f tools/lib/csv.awk -f tools/grading/steps.awk -f tools/grading/grade.awk -f tools/grading/gradescope.awk </dev/null
+	-f tools/lib/csv.awk -f tools/grading/steps.awk -f tools/grading/alike.awk -f tools/grading/grade.awk -f tools/grading/gradescope.awk </dev/null

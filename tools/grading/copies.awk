@@ -4,24 +4,27 @@
 #   none<TAB>NAME            (not a submission)
 # FEATURES are the values no second run of make submit repeats: each
 # recorded time (tagged with its record and column), the run's temporary
-# directory, the date.  Two files sharing at least MIN_SHARED of them and
-# at least half of the smaller file's are copies of one run, even after a
-# few values were edited; two honest runs share next to none.
+# directory, the date.  Two files whose shared values are alike()
+# (tools/grading/alike.awk, loaded first) are copies of one run, even
+# after a few values were edited; two honest runs share next to none.
 # Linear: each value remembers the first file that had it (its owner), so
 # a file is compared only with the owners of its own values, whatever the
 # number of files.  Prints each row with same_run_as (the group: "copy
 # group N of M files", or empty) and, on stderr, each file found a copy
 # with the earlier file it copies and how alike they are; exits 1 when any.
+# A copy's status becomes REVIEW and its score 0 (the score it would have
+# had is in same_run_as): no copy scores until a person has looked.
 # One student with several files (make submit run twice, both handed in):
 # each of their rows gets duplicate-newest or duplicate-older (by the date
 # line) added to its flags, the row's last field, and a line on stderr
 # names the files; not a failure by itself.
-BEGIN { MIN_SHARED = 8 }
 function find(i) { while (up[i] != i) i = up[i]; return i }
 {
 	n++; name[n] = ""
-	if ($1 == "none") { row[n] = csv_field($2) ",,,none,,,,,,,,,,,,,,,,not a submission"; next }
+	# (a file not graded: its reason, or "not a submission", as its flags)
+	if ($1 == "none") { row[n] = csv_field($2) ",,,none,,,,,,,,,,,,,,,," csv_field(NF >= 3 && $3 != "" ? $3 : "not a submission"); next }
 	row[n] = $2; nc = csv_split($2, cf); name[n] = cf[1]
+	head[n] = csv_field(cf[1]) "," csv_field(cf[2]) "," csv_field(cf[3]) ","; stat[n] = cf[4]; sc[n] = cf[5]
 	who[n] = cf[2]; when[n] = cf[3]; flags[n] = cf[nc]
 	if (who[n] != "") {
 		if (!(who[n] in files)) wseen[++nw] = who[n]
@@ -40,7 +43,7 @@ function find(i) { while (up[i] != i) i = up[i]; return i }
 	}
 	for (k = 1; k <= no; k++) {
 		o = oseen[k]; small = nf[n] < nf[o] ? nf[n] : nf[o]
-		if (small > 0 && shared[o] >= MIN_SHARED && 2 * shared[o] >= small) {
+		if (alike(shared[o], nf[n], nf[o])) {
 			a = find(n); b = find(o)
 			if (a != b) up[a < b ? b : a] = (a < b ? a : b)
 			printf "grade: copies of one run: %s ~ %s: %d of %d values alike (%d%%)\n", name[n], name[o], \
@@ -66,7 +69,16 @@ END {
 	for (i = 1; i <= n; i++) if (name[i] != "" && size[find(i)] > 1 && !(find(i) in gno)) gno[find(i)] = ++groups
 	for (i = 1; i <= n; i++) {
 		g = ""
-		if (name[i] != "" && size[find(i)] > 1) { g = "copy group " gno[find(i)] " of " size[find(i)] " files"; copies++ }
+		if (name[i] != "" && size[find(i)] > 1) {
+			g = "copy group " gno[find(i)] " of " size[find(i)] " files"; copies++
+			# Which of them ran it, a text cannot tell: each copy's score is
+			# withheld (status REVIEW, score 0) and named here for whoever
+			# reviews the group; an INTEGRITY row scores 0 already.
+			if (stat[i] != "INTEGRITY") {
+				g = g "; score " sc[i] " withheld for review"
+				row[i] = head[i] "REVIEW,0," substr(row[i], length(head[i]) + length(stat[i]) + length(sc[i]) + 3)
+			}
+		}
 		print row[i] "," g
 	}
 	if (copies) {

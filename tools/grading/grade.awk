@@ -1,9 +1,10 @@
 # tools/grading/grade.awk - the grader's model: reads submissions (make
 # submit, format 2), each listed in MANIFEST (see "batch" at the end), and
 # checks every record against what first principles say it must hold.
-# Loaded by tools/grade.sh after tools/lib/csv.awk and tools/grading/steps.awk:
-#   awk -v MANIFEST=LIST -f csv.awk -f steps.awk -f grade.awk -f gradescope.awk </dev/null
-# Variables (a file's own from its MANIFEST line): SUBFILE (the name
+# Loaded by tools/grade.sh after tools/lib/csv.awk, tools/grading/steps.awk and alike.awk:
+#   awk -v MANIFEST=LIST -f csv.awk -f steps.awk -f alike.awk -f grade.awk -f gradescope.awk </dev/null
+# Variables (a file's own from its MANIFEST line): SHIPPED (the kit's
+# own files, see shipped_load()), SUBFILE (the name
 # shown), STEPS (tools/grading/steps), KNOBS_FILE
 # (the course's knobs, tools/grading/knobs), SUMMARY (a file to append one
 # line to, or empty: FEATURES<TAB>CSV row, see csv_row), MODE (report, the
@@ -771,6 +772,10 @@ function grade_one() {
 		print "grade: " SUBFILE ": the header lacks or garbles page_bytes, read_faults_per_page or a knob" > "/dev/stderr"
 		return 2
 	}
+	if ((B_WHY = over_cap()) != "") {
+		print "grade: " SUBFILE ": not graded: " B_WHY > "/dev/stderr"
+		return 2
+	}
 	split(H["glibc"], gv, "."); GMIN = (gv[1] > 2) ? 99 : gv[2] + 0
 	HAVE_STRACE = H["strace"] !~ /^none/
 	# Without strace the system-call checks cannot be made: ENV (points
@@ -926,6 +931,7 @@ function knobs_check(    line, f, n, got, want, bad, action, rc) {
 		if (line ~ /^[ \t]*(#|$)/) continue
 		n = split(line, f, " ")
 		if (f[1] == "below" && n == 2 && (f[2] == "flag" || f[2] == "integrity")) { action = f[2]; continue }
+		if (f[1] == "cap") continue     # read once a batch: knob_caps()
 		if (n != 3 || f[3] !~ /^at-(least|most)$/ || f[2] !~ /^[1-9][0-9]*[KMG]?$/ || \
 		    f[1] !~ /^(FRAMES|SCALE|VARIANCE_ITERS|COUNT_LARGE|BYTES)$/) {
 			print "grade: " KNOBS_FILE ": not KNOB VALUE at-least|at-most: " line > "/dev/stderr"; exit 2
@@ -940,6 +946,75 @@ function knobs_check(    line, f, n, got, want, bad, action, rc) {
 	close(KNOBS_FILE)
 	if (KNOBS_BELOW != "") FLAG["knobs"] = 1
 	return (action == "integrity" && KNOBS_BELOW != "") ? "knobs below the course's minimums:" KNOBS_BELOW : ""
+}
+# The files the kit ships (SHIPPED: PATH<TAB>NAME SHOWN a line each, by
+# tools/grade.sh: results/reference-submission.txt, tests/fixtures/,
+# ../shared/fixtures/): their fingerprints (feature(), as copies.awk
+# compares a batch's) once a batch, each value's first owner in
+# SHIP_OWN.  shipped_copy(): "a copy of FILE ..." when this file is
+# alike() one of them (tools/grading/alike.awk) and names another
+# student; a shipped file graded as itself (its own student line) is
+# not one.
+function shipped_load(    line, rc, p, si, i, f) {
+	if (SHIPPED == "") return
+	while ((rc = (getline line < SHIPPED)) > 0) {
+		split(line, f, "\t"); p = f[1]
+		file_reset()
+		while ((getline line < p) > 0) read_line(line)
+		close(p)
+		si = ++SHIP_N; SHIP_NAME[si] = f[2]; SHIP_WHO[si] = H["student"]
+		for (i = 1; i <= NFEAT; i++) {
+			if ((si, FEAT[i]) in SHIP_MINE) continue
+			SHIP_MINE[si, FEAT[i]] = 1; SHIP_NF[si]++
+			if (!(FEAT[i] in SHIP_OWN)) SHIP_OWN[FEAT[i]] = si
+		}
+	}
+	close(SHIPPED)
+	file_reset()
+}
+function shipped_copy(    i, si, mine, shared, best, nf) {
+	if (!SHIP_N) return ""
+	nf = 0
+	for (i = 1; i <= NFEAT; i++) {
+		if (FEAT[i] in mine) continue
+		mine[FEAT[i]] = 1; nf++
+		if (FEAT[i] in SHIP_OWN) shared[SHIP_OWN[FEAT[i]]]++
+	}
+	for (si in shared)
+		if (alike(shared[si], nf, SHIP_NF[si]) && SHIP_WHO[si] != H["student"])
+			return "a copy of " SHIP_NAME[si] " (" shared[si] "/" (nf < SHIP_NF[si] ? nf : SHIP_NF[si]) " values alike)"
+	return ""
+}
+
+# knob_caps(): the caps of tools/grading/knobs ("cap WHAT VALUE") into
+# KCAP[WHAT], once a batch; a malformed one stops the grade (exit 2).
+# file_bytes and record_rows are tools/grade.sh's, checked before awk.
+function knob_caps(    line, f, n, rc) {
+	if (KNOBS_FILE == "") return
+	while ((rc = (getline line < KNOBS_FILE)) > 0) {
+		n = split(line, f, " ")
+		if (f[1] != "cap") continue
+		if (n != 3 || f[2] !~ /^(FRAMES|SCALE|VARIANCE_ITERS|COUNT_LARGE|BYTES|file_bytes|record_rows)$/ || \
+		    f[3] !~ /^[1-9][0-9]*[KMG]?$/) {
+			print "grade: " KNOBS_FILE ": not cap KNOB|file_bytes|record_rows VALUE: " line > "/dev/stderr"; exit 2
+		}
+		KCAP[f[2]] = size_of(f[3])
+	}
+	if (rc < 0) { print "grade: cannot read " KNOBS_FILE > "/dev/stderr"; exit 2 }
+	close(KNOBS_FILE)
+}
+# over_cap(): the first knob of the header over its cap ("frames 1000000
+# > cap 1000"), or "": such a file is not graded at all, before any
+# replay (the cost of Lab 1's replay grows with its frames).
+function over_cap(    i, n, k, got, nm) {
+	n = split("FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES", k, " ")
+	for (i = 1; i <= n; i++) {
+		if (!(k[i] in KCAP)) continue
+		nm = tolower(k[i]); if (nm == "bytes") nm = "bytes_per_run"
+		got = H[nm] + 0
+		if (got > KCAP[k[i]]) return nm " " substr(H[nm], 1, 20) " > cap " KCAP[k[i]] " (tools/grading/knobs)"
+	}
+	return ""
 }
 function integrity(    i, r, k, n, a, c, col, nc, bad, known, rid, b, o, fam, seenh, nseen, hc, hk) {
 	bad = (NFORMAT > 1) ? NFORMAT " format lines: two submissions in one file (concatenated?)" : \
@@ -1052,6 +1127,10 @@ function integrity(    i, r, k, n, a, c, col, nc, bad, known, rid, b, o, fam, se
 		else if (KIT_KNOWN == "changed") bad = "kit " k ": kit_sources " H["kit_sources"] " are not that revision's sources"
 		fcheck("kit", bad, 1)
 	}
+	# a copy of a file the kit ships (make reference's, a fixture) under
+	# another student's name: INTEGRITY, the line shown only then (0
+	# points: the maximum stays one number)
+	if ((bad = shipped_copy()) != "") out("INTEGRITY", "file", "shipped_copy", "a copy", "own run", "exact", 0, bad)
 	bad = knobs_check()
 	if (bad == "" && KNOBS_BELOW != "")
 		out("PASS", "file", "knobs", "flagged", "minimums", "flag", 0, "below the course's minimums:" KNOBS_BELOW)
@@ -1165,6 +1244,7 @@ function hint_means(i,    c, s) {
 		c == "rows_once" ? "a record holds a CSV row twice" : \
 		c == "kit" ? "the programs that ran are not this kit's unchanged programs" : \
 		c == "knobs" ? "the knobs are below the course's minimums" : \
+		c == "shipped_copy" ? "the file is one the kit ships (a reference or a fixture) under another name" : \
 		c == "rows_vs_header" ? "a run's own environment columns disagree with the header" : \
 		c == "human_table" ? "the readable table disagrees with the records" : \
 		c == "numbers" ? "a count is not a whole number of at least 0" : \
@@ -1237,7 +1317,7 @@ BEGIN {
 		"HANDOUT MANIFEST MANY MIB MODE NSTEPS ORD QKNOBS QUESTIONS SHOWKEY STEPS STEP_CHECK " \
 		"STEP_CMD STEP_ENV STEP_EX STEP_ID STEP_KINDS STEP_LABEL STEP_N STRACE SUBFILE SUMMARY " \
 		"EXERCISE_ROW EXFILES " \
-		"BATCH_GLOBALS B_CODE B_LINE B_M B_PATH B_RC B_WORST"
+		"KCAP SHIPPED SHIP_N SHIP_NAME SHIP_WHO SHIP_NF SHIP_OWN SHIP_MINE BATCH_GLOBALS B_CODE B_LINE B_M B_PATH B_RC B_WORST B_WHY"
 }
 function file_reset() {
 	split("", ANS); split("", CMD); split("", ENVL); split("", EXPECT); split("", FEAT)
@@ -1267,13 +1347,17 @@ BEGIN {
 	if (MANIFEST == "") exit
 	MIB = 1048576
 	B_WORST = 0
+	knob_caps()
+	shipped_load()
 	while ((B_RC = (getline B_LINE < MANIFEST)) > 0) {
 		split(B_LINE, B_M, "\t")
 		B_PATH = B_M[1]; SUBFILE = B_M[2]; QKNOBS = B_M[3]; KIT_KNOWN = B_M[4]
 		if (MANY && (MODE == "report" || MODE == "feedback")) print "== " SUBFILE
 		file_reset()
-		B_CODE = 2
+		B_CODE = 2; B_WHY = ""
 		if (B_M[5] == "utf16") print "grade: " SUBFILE ": saved as UTF-16 (Notepad's \"Unicode\"): save it as UTF-8" > "/dev/stderr"
+		# over a cap tools/grade.sh checked (file_bytes, record_rows): never read
+		else if (B_M[5] == "refused") { B_WHY = B_M[6]; print "grade: " SUBFILE ": not graded: " B_WHY > "/dev/stderr" }
 		else if (B_M[5] != 1) print "grade: cannot read '" SUBFILE "'" > "/dev/stderr"
 		else {
 			while ((B_RC = (getline B_LINE < B_PATH)) > 0) read_line(B_LINE)
@@ -1281,7 +1365,7 @@ BEGIN {
 			if (B_RC < 0) print "grade: cannot read '" SUBFILE "'" > "/dev/stderr"
 			else B_CODE = grade_one()
 		}
-		if (B_CODE == 2 && SUMMARY != "") printf "none\t%s\n", SUBFILE >> SUMMARY
+		if (B_CODE == 2 && SUMMARY != "") printf "none\t%s\t%s\n", SUBFILE, B_WHY >> SUMMARY
 		if (B_CODE == 2) B_WORST = 2
 		else if (B_CODE == 4 && B_WORST != 2) B_WORST = 4
 		else if (B_CODE == 1 && B_WORST != 2 && B_WORST != 4) B_WORST = 1
