@@ -67,14 +67,14 @@ upload_of() {
 	find "$dir" -maxdepth 3 -type f -name "$1" ! -path '*/.*' -printf '%d %p\n' 2>/dev/null |
 		sort -n | head -n 1 | cut -d' ' -f2-
 }
-# field NAME KEY: the words after "KEY:" in tools/exercises/NAME.uses.
+# uses NAME KEY: the words after "KEY:" in tools/exercises/NAME.uses.
 uses() { sed -n "s/^$2:[ \t]*//p" "tools/exercises/$1.uses"; }
 # first_error FILE: the compiler's first error, one line of at most 100.
 first_error() {
 	grep -m 1 'error' "$1" | sed 's/^[^:]*:[0-9]*:[0-9]*: //; s/^error: //' | LC_ALL=C tr -c '[:print:]\n' '?' | cut -c1-100
 }
 
-# prelude NAME PROGRAM LINE: the unit's first lines: the headers, the
+# prelude NAME PROGRAM: the unit's first lines: the headers, the
 # kit's declarations, structs and macros its exercise may name.
 prelude() {
 	local h s m
@@ -86,10 +86,11 @@ prelude() {
 	for m in $(uses "$1" macro); do grep -m 1 "^#define $m " "$T/kitmacros"; done
 }
 
-# refuse_why NAME FILE: why the student's region NAME of FILE is refused,
-# or nothing; leaves the region in $T/NAME.c.
+# refuse_why NAME FILE FIRST: why the student's region NAME of FILE is
+# refused, or nothing (FIRST: the kit's BEGIN line of it, from $regions);
+# leaves the region in $T/NAME.c.
 refuse_why() {
-	local r=$1 f=$2 up first line sym
+	local r=$1 f=$2 first=$3 up line sym
 	up=$(upload_of "$f")
 	[ -n "$up" ] || { echo "no $f in the upload"; return; }
 	if ! awk -v DO=show -v ONLY="$r" -f "$EX" "$up" >"$T/$r.c" 2>"$T/$r.err"; then
@@ -102,7 +103,6 @@ refuse_why() {
 	# A macro of the kit's program: what the region wrote is not what the
 	# kit's program would compile (a local named like one, say, becomes
 	# the harness's own variable).
-	first=$(awk -v DO=list -f "$EX" "$f" | awk -v r="$r" '$1 == r { print $3 }')
 	head -n $((first - 1)) "$f" >"$T/prefix.c"
 	"$CC" -std=gnu11 -E -dM -I "$KIT" "$T/prefix.c" >"$T/kitmacros" 2>/dev/null
 	awk '{ print $2 }' "$T/kitmacros" | sed 's/(.*//' | sort -u >"$T/kit.m"
@@ -132,8 +132,8 @@ refuse_why() {
 n_ok=0
 : >"$T/verdicts"
 progress "checking the regions"
-while read -r r f _; do
-	why=$(refuse_why "$r" "$f")
+while read -r r f first _; do
+	why=$(refuse_why "$r" "$f" "$first")
 	if [ -z "$why" ]; then
 		# In the kit's program: the region must compile there too.
 		cp "$W/$f" "$T/before.c"
