@@ -327,3 +327,19 @@ else
 	fail "record.sh: a failed recording" "exit $rc, left: $(ls -A "$TMP/rec" | tr '\n' ' ') $(tail -n 2 "$TMP/rec.out")"
 fi
 check_exit "record.sh: an unknown item is a usage error" 2 tools/maint/record.sh nosuch
+
+# results/ itself is written only by a clean revision: a clone with an
+# edited program is refused before anything runs, results/ untouched.
+if command -v git >/dev/null 2>&1 && [ -d .git ]; then
+	git clone -q . "$TMP/dirty" && printf '/* edited */\n' >>"$TMP/dirty/frames.c"
+	(cd "$TMP/dirty" && tools/maint/record.sh lab2) >"$TMP/dirty.out" 2>&1 </dev/null
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "not a clean revision" "$TMP/dirty.out" &&
+		[ "$(git -C "$TMP/dirty" status --porcelain)" = " M frames.c" ]; then
+		pass "record.sh: a dirty kit does not rewrite results/ (exit 2)"
+	else
+		fail "record.sh: a dirty kit" "exit $rc: $(head -n 2 "$TMP/dirty.out")"
+	fi
+else
+	skip "record.sh: a dirty kit" "needs git and a git checkout"
+fi

@@ -11,6 +11,22 @@ cd "$(dirname "$0")/../.." || exit 1
 prog=record
 # RESULTS_DIR (default results) lets the tests record somewhere harmless.
 R=${RESULTS_DIR:-results}
+# results/ is what students compare against, so it is written only by a
+# kit that is exactly a revision (not -dirty, not an edited ZIP: src-HASH)
+# and on a kernel that maps the zero page on a read, the usual kind; the
+# other kind's recordings go to results/no-zero-page-vm/ by RESULTS_DIR.
+if [ "$R" = results ]; then
+	rev=$(tools/lib/kitversion)
+	case $rev in
+	*-dirty | src-* | unknown | "")
+		echo "record: the kit is '$rev', not a clean revision: commit first (results/ names the revision it came from)" >&2
+		exit 2 ;;
+	esac
+	if ./frames --env 2>/dev/null | grep -q '^# read fault: no zero page'; then
+		echo "record: this kernel allocates on a read (1 fault a page); results/ is recorded where it maps the zero page (RESULTS_DIR=results/no-zero-page-vm for this kind)" >&2
+		exit 2
+	fi
+fi
 mkdir -p "$R" || exit 1
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
 mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
