@@ -118,7 +118,8 @@ MAKE_OWN := MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEFILES MAKESHELL SHELL .SHELLFLAGS 
 # typo from a knob, as env:NAME:KNOB.
 REGISTRY := $(shell awk -v SEP='|' -v KNOWN='$(MAKE_VARS)' -f tools/lib/registry.awk \
 	$(if $(filter 0,$(MAKELEVEL)),-f tools/lib/knobs.awk) tools/labs/registry tools/labs/knobs)
-$(if $(filter-out 0,$(.SHELLSTATUS)),$(error tools/labs/registry or tools/labs/knobs cannot be read (see above)))
+$(if $(filter-out 0,$(.SHELLSTATUS)),$(error tools/labs/registry or tools/labs/knobs cannot be read \
+	(see above)))
 LAB_ROWS := $(filter-out env:% knob:%,$(REGISTRY))
 KNOB_LINES := $(patsubst knob:%,%,$(filter knob:%,$(REGISTRY)))
 comma := ,
@@ -258,11 +259,12 @@ count = $(if $(shell v='$(subst ','\'',$($(1)))'; [[ $$v =~ ^[1-9][0-9]{0,9}$$ ]
 # or is built: one out of its range stops make with one line naming the
 # knob, its range and the value (tools/lib/knobs.awk).  The driver then
 # gets the knobs given, as typed, and its defaults for the rest from the
-# same lines (tools/lib/lib.sh: lab_knobs): no lab gets another's default.  $(call goal_keys,GOAL): the labs' lines GOAL
-# reads, its mode's before its lab's (lab2-tunables lab2); none for a goal
-# that runs no lab's driver.  Lab 1's steps and make run (lab1.sh short)
-# and Lab 2's take-it-further runs (variance-*) read their lab's; make
-# plots (tools/plots/plots.sh) the knobs of the labs it runs short.
+# same lines (tools/lib/lib.sh: lab_knobs): no lab gets another's default.
+# $(call goal_keys,GOAL): the labs' lines GOAL reads, its mode's before its
+# lab's (lab2-tunables lab2); none for a goal that runs no lab's driver.
+# Lab 1's steps and make run (lab1.sh short) and Lab 2's take-it-further
+# runs (variance-*) read their lab's; make plots (tools/plots/plots.sh)
+# the knobs of the labs it runs short.
 row_keys = $(if $(filter $(2) $(filter-out %-tunables %-strace,$(4)),$(1)),$(2))$(strip \
 	$(foreach m,$(3),$(if $(filter $(2)-$(m) %-$(m),$(filter $(1),$(2)-$(m) $(4))), $(2)-$(m) $(2))))
 goal_keys = $(strip $(foreach r,$(LAB_ROWS),$(call row_keys,$(1),$(call lab_field,1,$(r)),$\

@@ -47,9 +47,10 @@ grep -q 'line 2: no lab lab99' "$TMP/err" && grep -q 'line 3: want LAB KNOB DEFA
 # lab*.sh) gives a knob a default (\${NAME:-...}, NAME=\${...}), checks
 # one (knob, need_number, need_count, [[ $NAME =~ ]]) or compares it with
 # its default ("$NAME" = DEFAULT) itself: lab_knobs gives it both, and
-# lab_default the default a driver leaves out of a program's arguments.  A knob whose line has no default ("-") is
-# worked out by its driver, as the line's meaning says.  The check is
-# tried first on a driver written the old way, which it must catch.
+# lab_default the default a driver leaves out of a program's arguments.
+# A knob whose line has no default ("-") is worked out by its driver, as
+# the line's meaning says.  The check is tried first on a driver written
+# the old way, which it must catch.
 own_knob_rules() {   # own_knob_rules FILE...: the lines that break the rule
 	local n d re
 	while read -r n d; do

@@ -12,7 +12,8 @@
 #   strace    strace -f -c of a 4 KiB and a 16 KiB run (write() calls =
 #             bytes / size; the reader's read() calls), and GNU yes's writes
 # BYTES=N sets the bytes per run (K, M or G; GNU yes gets 8 times that;
-# its default and range: tools/labs/knobs).  Checked before anything runs; a failed run stops it all.
+# its default and range: tools/labs/knobs).  Checked before anything
+# runs; a failed run stops it all.
 set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tools/lib/lib.sh

@@ -135,7 +135,10 @@ END {
 	if (KEYS != "") {
 		for (i = 1; i <= nknobs; i++) {
 			n = order[i]; v = ENVIRON[n]
-			if (v == "") { v = dflt[n] == "-" ? "" : dflt[n]; unset = unset n (v == "" ? "" : " " v) "\n" }
+			if (v == "") {
+				v = dflt[n] == "-" ? "" : dflt[n]
+				unset = unset n (v == "" ? "" : " " v) "\n"
+			}
 			if (v != "" && (why = refusal(n, v, range[n])) != "") { print why; exit 2 }
 		}
 		if (!ONLY_CHECK) printf "%s", unset
