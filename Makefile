@@ -99,7 +99,7 @@ GIVEN_VARS := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v)
 shq = '$(subst ','\'',$(1))'
 
 # The variables a target or the script behind it reads, besides the labs'
-# knobs (the registry's knobs column): make knows these and no others (see
+# knobs (tools/labs/knobs): make knows these and no others (see
 # KNOWN_VARS).  KIT_REV: tests pin the revision a copy of the kit builds at.
 MAKE_VARS := CC OPT CFLAGS LDLIBS CC32 CC_ARM64 OLD_GLIBC_CC DEMO_FRAMES \
 	STUDENT FILE FORMAT ANSWERS OUT CHECK_TIMEOUT ALLOW_ENV PLOTS_DIR \
@@ -110,14 +110,18 @@ MAKE_OWN := MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEFILES MAKESHELL SHELL .SHELLFLAGS 
 
 # The labs: tools/labs/registry, one row a lab, read here as one word a lab
 # (id|program|driver|more|threads|old|plots|record|knobs; "-" for none, a
-# list comma-separated).  Each lab's targets are made from its row (below:
-# "every lab's targets").  LABS: the programs, each once, in the rows' order.
-# The same awk run (no process of its own: make starts often) names each
-# variable in the environment one typo from a knob, as env:NAME:KNOB.
+# list comma-separated; knobs from tools/labs/knobs).  Each lab's targets
+# are made from its row (below: "every lab's targets").  LABS: the
+# programs, each once, in the rows' order.  KNOB_LINES: tools/labs/knobs,
+# a word a line (lab|knob|default|range).  The same awk run (no process of
+# its own: make starts often) names each variable in the environment one
+# typo from a knob, as env:NAME:KNOB.
 REGISTRY := $(shell awk -v SEP='|' -v KNOWN='$(MAKE_VARS)' -f tools/lib/registry.awk \
-	$(if $(filter 0,$(MAKELEVEL)),-f tools/lib/knobs.awk) tools/labs/registry)
-$(if $(filter-out 0,$(.SHELLSTATUS)),$(error tools/labs/registry cannot be read (see above)))
-LAB_ROWS := $(filter-out env:%,$(REGISTRY))
+	$(if $(filter 0,$(MAKELEVEL)),-f tools/lib/knobs.awk) tools/labs/registry tools/labs/knobs)
+$(if $(filter-out 0,$(.SHELLSTATUS)),$(error tools/labs/registry or tools/labs/knobs cannot be read \
+	(see above)))
+LAB_ROWS := $(filter-out env:% knob:%,$(REGISTRY))
+KNOB_LINES := $(patsubst knob:%,%,$(filter knob:%,$(REGISTRY)))
 comma := ,
 lab_field = $(patsubst -,,$(subst $(comma), ,$(word $(1),$(subst |, ,$(2)))))
 uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
@@ -130,7 +134,7 @@ LABS := $(call uniq,$(foreach r,$(LAB_ROWS),$(call lab_field,2,$(r))))
 # knob would otherwise be ignored without a word.  One in the environment
 # is only warned of, and only when one typo from a knob (env:NAME:KNOB
 # above): the environment holds every other program's variables too.
-KNOWN_VARS := $(MAKE_VARS) $(foreach r,$(LAB_ROWS),$(call lab_field,9,$(r)))
+KNOWN_VARS := $(MAKE_VARS) $(call uniq,$(foreach k,$(KNOB_LINES),$(word 2,$(subst |, ,$(k)))))
 UNKNOWN    := $(firstword $(filter-out $(KNOWN_VARS) $(MAKE_OWN),$(GIVEN_VARS)))
 $(if $(UNKNOWN),$(eval NEAREST := $(shell awk -v NAME=$(call shq,$(UNKNOWN)) \
 	-v KNOWN=$(call shq,$(KNOWN_VARS)) -f tools/lib/knobs.awk))$(error $(UNKNOWN): no such \
@@ -152,8 +156,6 @@ CC      ?= cc
 OPT     ?= -O2 -g
 CFLAGS  ?= -std=gnu11 -Wall -Wextra $(OPT)
 LDLIBS  ?=
-FRAMES  ?= 100
-RUN_DIR ?= .run
 
 # Every recipe runs under bash with pipefail: a failed program in a pipe
 # fails the target instead of hiding behind the pipe's last command.
@@ -245,29 +247,42 @@ help:
 lab%:
 	$(error no $@; labs: $(LAB_IDS) (make help))
 
-# A knob must be a whole number from 1 to MAX, checked before anything
-# runs: $(call count,NAME,MAX) stops make with one line naming the knob.
+# A knob of make's own (DEMO_FRAMES; FRAMES for make kernels) must be a
+# whole number from 1 to MAX, checked before anything runs:
+# $(call count,NAME,MAX) stops make with one line naming the knob.
 count = $(if $(shell v='$(subst ','\'',$($(1)))'; [[ $$v =~ ^[1-9][0-9]{0,9}$$ ]] && \
 	[ $$v -le $(2) ] && echo ok),$($(1)),$(error $(1) wants a whole number from 1 to $(2), not '$($(1))'))
 
-# A size knob (BYTES): a whole number with an optional K, M or G.
-size = $(if $(shell v='$(subst ','\'',$($(1)))'; [[ $$v =~ ^[1-9][0-9]{0,9}[KMG]?$$ ]] && echo ok),$($(1)),$(error $(1) wants a size like 128M (a whole number, then K, M or G), not '$($(1))'))
-
-# A lab's knobs reach its driver as NAME='value', each checked first where
-# a rule below says how (knob_NAME), else passed as typed; an empty one is
-# not passed (the driver's default).  $(call knob_args,NAME...).
-knob_FRAMES         = $(call count,FRAMES,1000000)
-knob_VARIANCE_ITERS = $(ITERS)
-knob_SCALE          = $(call count,SCALE,1000000)
-knob_BYTES          = $(call size,BYTES)
-knob_ROUNDS         = $(call count,ROUNDS,1000000)
-knob_MAX_THREADS    = $(if $(MAX_THREADS),$(call count,MAX_THREADS,256))
-knob_CSV            = $(or $(CSV),0)
-knob_value = $(if $(filter undefined,$(origin knob_$(1))),$($(1)),$(knob_$(1)))
-knob_args = $(strip $(foreach k,$(1),$(if $(call knob_value,$(k)),$(k)=$(call shq,$(call knob_value,$(k))))))
-# $(call given_args,NAME...): the same for the NAMEs the user set only; a
-# driver called with these keeps its own defaults for the rest.
-given_args = $(call knob_args,$(foreach k,$(1),$(if $(call given,$(k)),$(k))))
+# A lab's knobs: their defaults and ranges are tools/labs/knobs' and only
+# there.  Those given for a lab named on the command line (or from the
+# environment) are checked here against its lines, before anything runs
+# or is built: one out of its range stops make with one line naming the
+# knob, its range and the value (tools/lib/knobs.awk).  The driver then
+# gets the knobs given, as typed, and its defaults for the rest from the
+# same lines (tools/lib/lib.sh: lab_knobs): no lab gets another's default.
+# $(call goal_keys,GOAL): the labs' lines GOAL reads, its mode's before its
+# lab's (lab2-tunables lab2); none for a goal that runs no lab's driver.
+# Lab 1's steps and make run (lab1.sh short) and Lab 2's take-it-further
+# runs (variance-*) read their lab's; make plots (tools/plots/plots.sh)
+# the knobs of the labs it runs short.
+row_keys = $(if $(filter $(2) $(filter-out %-tunables %-strace,$(4)),$(1)),$(2))$(strip \
+	$(foreach m,$(3),$(if $(filter $(2)-$(m) %-$(m),$(filter $(1),$(2)-$(m) $(4))), $(2)-$(m) $(2))))
+goal_keys = $(strip $(foreach r,$(LAB_ROWS),$(call row_keys,$(1),$(call lab_field,1,$(r)),$\
+	$(call lab_field,4,$(r)),$(call lab_field,6,$(r))))$(if $(filter step%,$(1)), lab1)$\
+	$(if $(filter run,$(1)), lab1-short lab1)$(if $(filter variance-%,$(1)), lab2)$\
+	$(if $(filter plots reference-plots,$(1)), lab1 lab2 lab5 lab6))
+knob_names = $(call uniq,$(foreach k,$(KNOB_LINES),$(if $(filter $(1),$(word 1,$(subst |, ,$(k)))),$\
+	$(word 2,$(subst |, ,$(k))))))
+knob_default = $(word 3,$(subst |, ,$(filter $(1)|$(2)|%,$(KNOB_LINES))))
+knob_check = $(if $(strip $(foreach n,$(2),$(if $(call given,$(n)),$($(n))))),$(call knob_refuse,$\
+	$(shell $(foreach n,$(2),$(if $(call given,$(n)),$(n)=$(call shq,$($(n))))) awk -v KEYS='$(1)' \
+	-v ONLY_CHECK=1 -f tools/lib/knobs.awk tools/labs/knobs)))
+knob_refuse = $(if $(1),$(error $(1)))
+$(foreach g,$(or $(MAKECMDGOALS),all),$(if $(call goal_keys,$(g)),$\
+	$(call knob_check,$(call goal_keys,$(g)),$(call knob_names,$(call goal_keys,$(g))))))
+# The knobs given reach a lab's driver as NAME='value' (in its environment
+# already: shown so by make -n): $(call knob_args,NAME...).
+knob_args = $(strip $(foreach k,$(1),$(if $(call given,$(k)),$(if $($(k)),$(k)=$(call shq,$($(k)))))))
 
 # Leftover settings: an allocator setting left in the shell (GLIBC_TUNABLES,
 # MALLOC_*, LD_PRELOAD) would change every run a lab calls untuned, so a
@@ -355,11 +370,11 @@ results:
 STEPS := 1 2 3 4 5 6 7 8 9
 WALK = @$(call knob_args,FRAMES RUN_DIR) tools/labs/lab1.sh
 # run, set-up's first command: every lab built (a compiler problem shows at
-# once), then the walkthrough cut to a first sitting: 20 frames a run and 3
-# rounds of step 8's benchmark, where make lab1 runs FRAMES (100) and 5.
-# A FRAMES given to make wins; lab1.sh keeps the short default.
+# once), then the walkthrough cut to a first sitting: fewer frames a run
+# (tools/labs/knobs: lab1-short) and 3 rounds of step 8's benchmark, where
+# make lab1 runs 5.  A FRAMES given to make wins.
 run: $(LABS)
-	@$(call given_args,FRAMES) $(call knob_args,RUN_DIR) tools/labs/lab1.sh short
+	@$(call knob_args,FRAMES RUN_DIR) tools/labs/lab1.sh short
 .PHONY: $(addprefix step,$(STEPS))
 $(addprefix step,$(STEPS)): frames
 	$(WALK) $(@:step%=%)
@@ -379,8 +394,7 @@ demo-strace: frames
 # one thread and two: one screen, every line of its runs in
 # RUN_DIR/lab2-tunables.txt.  variance-strace counts the system calls behind the
 # forced-mmap row.  The rest are the take-it-further runs.
-VARIANCE_ITERS ?= 200000
-ITERS = $(call count,VARIANCE_ITERS,50000000)
+ITERS = $(or $(VARIANCE_ITERS),$(call knob_default,lab2,VARIANCE_ITERS))
 .PHONY: variance-hist variance-history variance-threads variance-mlock
 variance-hist: malloc_variance
 	@$(call LEFTOVER,every row (all untuned))
@@ -413,18 +427,12 @@ variance-mlock: malloc_variance
 # and as MALLOC_*_ (the same faults as --mode tuned), and arena_max=1.
 # lab3-strace (alias bug1541-strace): strace -f -c, the calls that matter.
 # Every command is printed.  COUNT_LARGE=500 is quick; LIVE shrinks the fill.
-COUNT_LARGE ?= 4000
-COUNT_FAST  ?=
-COUNT_SMALL ?= 10000
-LIVE        ?= 490000000
-REPEATS     ?= 3
 
 # ------------------------------------------------------------------ Lab 4
 # sizes: frames of 1-48 MiB, fixed and varying, untuned vs MALLOC_*_ vs
 # GLIBC_TUNABLES (SCALE=10 runs a tenth of the frames).  lab4-tunables: the
 # 34 MiB row in full, the three ways.  lab4-strace: the 30 and 34 MiB rows'
 # mmap/munmap.  gotcha: the loop that -O2 deletes, beside the kit's guard.
-SCALE ?= 1
 .PHONY: gotcha
 gotcha: tests/bin/gotcha
 	@$(call LEFTOVER,both loops' faults)
@@ -441,7 +449,6 @@ gotcha: tests/bin/gotcha
 # lab5-tunables: where malloc() puts the buffer, default vs a 4 KiB mmap
 # threshold (and top_pad=0).  lab5-strace: write() counts and sizes.
 # (`make yes` builds ./yes.)  BYTES=64M makes it quicker.
-BYTES ?= 128M
 
 # ------------------------------------------------------------------ Lab 6
 # lab6: 1, 2, 4 ... MAX_THREADS worker threads, each three ways (glibc's
@@ -450,8 +457,6 @@ BYTES ?= 128M
 # threads under the settings that change it, from outside.  lab6-strace:
 # the system calls behind the heaps and behind malloc_trim.  Every command
 # is printed (tools/labs/lab6.sh).  ROUNDS=64 is quicker.
-ROUNDS ?= 256
-MAX_THREADS ?=
 
 # ------------------------------------------------------- every lab's targets
 # From its registry row: ID runs `DRIVER table`, ID-tunables and ID-strace
@@ -477,7 +482,7 @@ $(foreach r,$(LAB_ROWS),$(foreach m,table $(call lab_field,4,$(r)),$(eval $(call
 # PLOT_LABS="lab1 lab4": only those labs' pictures.
 # reference-plots redraws the committed pictures in results/.
 PLOTS_DIR ?= plots
-PLOT_KNOBS = $(call given_args,FRAMES VARIANCE_ITERS BYTES ROUNDS)
+PLOT_KNOBS = $(call knob_args,FRAMES VARIANCE_ITERS BYTES ROUNDS)
 .PHONY: plots reference-plots clean-plot
 tools/plots/plot: tools/plots/plot.c tools/include/cli.h build/flags
 	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm

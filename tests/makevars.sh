@@ -46,15 +46,18 @@ mk_plans "make test: tests/run.sh in the quick tier" "" test "TEST_TIER=quick te
 mk_plans "make test-all: tests/run.sh in the all tier" "" test-all "TEST_TIER=all tests/run.sh"
 mk_plans "make test T=lab5: tests/run.sh in the all tier" "" "test T=lab5" \
 	"TEST_TIER=all tests/run.sh 'lab5'"
-# make run is the walkthrough short at lab1.sh's own frames unless FRAMES is
-# given, on the command line or from the environment; make lab1 is all of
-# it at the Makefile's FRAMES.  make plots passes only the knobs given.
+# make run is the walkthrough short at its own frames (tools/labs/knobs,
+# read by lab1.sh) unless FRAMES is given, on the command line or from the
+# environment; make lab1 is all of it, likewise.  Make passes only the
+# knobs given: their defaults are the driver's lines of tools/labs/knobs.
+# make plots passes only the knobs given.
 for c in "|run|" "|run FRAMES=7|FRAMES='7' " "FRAMES=7|run|FRAMES='7' "; do
 	IFS='|' read -r e t knob <<<"$c"
 	mk_plans "${e:+$e }make $t: lab1.sh short${knob:+ at $knob}" "$e" "$t" \
-		"${knob}RUN_DIR='.run' tools/labs/lab1.sh short"
+		"${knob}tools/labs/lab1.sh short"
 done
-mk_plans "make lab1: lab1.sh table at 100 frames" "" lab1 "FRAMES='100' RUN_DIR='.run' tools/labs/lab1.sh table"
+mk_plans "make lab1: lab1.sh table, no knob given" "" lab1 "tools/labs/lab1.sh table"
+mk_plans "make lab1 RUN_DIR=x: lab1.sh table with it" "" "lab1 RUN_DIR=x" "RUN_DIR='x' tools/labs/lab1.sh table"
 for c in "|plots|" "|plots ROUNDS=5 FRAMES=3|FRAMES='3' ROUNDS='5'" "BYTES=2M|plots|BYTES='2M'"; do
 	IFS='|' read -r e t knobs <<<"$c"
 	mk_plans "${e:+$e }make $t: plots.sh${knobs:+ with $knobs}" "$e" "$t" \

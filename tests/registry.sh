@@ -5,18 +5,77 @@
 # added with no other edit, and make, its old name and knob, make help,
 # make submit, make sanitize (when clang is here), make plots, make
 # reference's record.sh, .gitignore and tests/labs.sh all pick it up.
+# Its knobs are its lines in tools/labs/knobs: a knob another lab has too
+# (ROUNDS, Lab 6's) takes the scratch lab's default and range, never the
+# other's.  make refuses a knob out of its lab's range in one line before
+# anything runs (make lab1 FRAMES=0, make lab7 FRAMES=0); no driver holds
+# a knob's default or range of its own.
 # Also: tools/lib/registry.awk reads the registry alike under every awk
-# found here, and refuses a broken row.
+# found here, and refuses a broken row; tools/lib/knobs.awk reads a lab's
+# knobs alike.
 . "$(dirname "$0")/lib.sh"
 full_only "a scratch lab added through the registry"
 
 # ------------------------------------------------ registry.awk, every awk
-want=$(awk -f tools/lib/registry.awk tools/labs/registry)
+RK=(tools/labs/registry tools/labs/knobs)
+want=$(awk -v SEP='|' -f tools/lib/registry.awk "${RK[@]}")
+# A lab's knobs, as a driver gets them: defaults, and a refusal.
+kwant=$(awk -v KEYS='lab2-tunables lab2' -f tools/lib/knobs.awk tools/labs/knobs;
+	BYTES=17G awk -v KEYS=lab5 -f tools/lib/knobs.awk tools/labs/knobs; echo "exit $?")
 for a in mawk gawk original-awk "busybox awk"; do
 	command -v "${a%% *}" >/dev/null 2>&1 || { skip "registry.awk under $a" "${a%% *} is not installed"; continue; }
-	got=$($a -f tools/lib/registry.awk tools/labs/registry)
+	got=$($a -v SEP='|' -f tools/lib/registry.awk "${RK[@]}")
 	if [ -n "$got" ] && [ "$got" = "$want" ]; then pass "registry.awk under $a: the same rows"
 	else fail "registry.awk under $a: the same rows" "got: $(printf '%s\n' "$got" | head -n 2)"; fi
+	got=$($a -v KEYS='lab2-tunables lab2' -f tools/lib/knobs.awk tools/labs/knobs;
+	      BYTES=17G $a -v KEYS=lab5 -f tools/lib/knobs.awk tools/labs/knobs; echo "exit $?")
+	if [ "$got" = "$kwant" ]; then pass "knobs.awk under $a: the same defaults and refusal"
+	else fail "knobs.awk under $a: the same defaults and refusal" "got: $(printf '%s' "$got" | paste -sd'|')"; fi
+done
+# Each lab's knobs, as the table has them (not as another lab has them).
+printf '%s\n' "$kwant" | grep -qx 'VARIANCE_ITERS 200000' && printf '%s\n' "$kwant" | grep -qx 'RUN_DIR .run' &&
+	printf '%s\n' "$kwant" | grep -qx "BYTES wants a size (a number, then K, M or G) from 1 to 16G, not '17G'" &&
+	pass "knobs.awk: lab2-tunables' defaults, lab5's BYTES=17G refused with its range" ||
+	fail "knobs.awk: lab2-tunables' defaults, lab5's BYTES=17G refused with its range" "$kwant"
+printf 'lab1 FRAMES 100 1..1000000 frames\nlab99 FRAMES 1 1..2 frames\nlab1 SIZE 1 1-2 bytes\n' >"$TMP/knobs"
+check_exit "registry.awk: a knob line of no lab, or with no range, is refused" 1 \
+	awk -f tools/lib/registry.awk tools/labs/registry "$TMP/knobs"
+grep -q 'line 2: no lab lab99' "$TMP/err" && grep -q 'line 3: want LAB KNOB DEFAULT MIN..MAX' "$TMP/err" &&
+	pass "registry.awk: names the knob lines" || fail "registry.awk: names the knob lines" "$(cat "$TMP/err")"
+
+# The defaults and ranges are the table's alone: no driver (tools/labs/
+# lab*.sh) gives a knob a default (\${NAME:-...}, NAME=\${...}), checks
+# one (knob, need_number, need_count, [[ $NAME =~ ]]) or compares it with
+# its default ("$NAME" = DEFAULT) itself: lab_knobs gives it both, and
+# lab_default the default a driver leaves out of a program's arguments.
+# A knob whose line has no default ("-") is worked out by its driver, as
+# the line's meaning says.  The check is tried first on a driver written
+# the old way, which it must catch.
+own_knob_rules() {   # own_knob_rules FILE...: the lines that break the rule
+	local n d re
+	while read -r n d; do
+		re="\\\$\\{$n:?[-=]|^[[:space:]]*$n=\\\$\\{|(knob|need_number|need_count) $n |\\[\\[ \\\$$n =~"
+		grep -HnE "$re|\"\\\$$n\" = \"?$d([\" ]|\$)" "$@"
+	done < <(awk '!/^[ \t]*#/ && NF >= 4 && $3 != "-" { print $2, $3 }' tools/labs/knobs | sort -u)
+	grep -HnE '^[[:space:]]*(knob|need_number|need_count) [A-Z]' "$@"
+}
+printf 'FRAMES=${FRAMES:-100}\n[ "$FRAMES" = 100 ] && N=\nknob SCALE 1 1 1000000\n' >"$TMP/olddriver.sh"
+n=$(own_knob_rules "$TMP/olddriver.sh" | sort -u | wc -l)
+cmp_num "the check finds a driver's own default, range and tie to a program's default" "$n" -eq 3
+if own_knob_rules tools/labs/lab*.sh >"$TMP/own"; then
+	fail "no driver holds a knob's default or range (tools/labs/knobs does)" "$(head -n 3 "$TMP/own")"
+else
+	pass "no driver holds a knob's default or range (tools/labs/knobs does)"
+fi
+# Lab 1's FRAMES default is ./frames' own, Lab 3's LIVE ./threads' own:
+# lab1.sh and lab3.sh leave the argument out at it (lab_default).
+for c in "lab1 FRAMES frames --frames" "lab3 LIVE threads --live"; do
+	read -r l n p o <<<"$c"
+	own=$(./$p --help | sed -n "s/.*$o [A-Z]* .*(default \([0-9]*\)).*/\1/p")
+	tab=$(. tools/lib/lib.sh && lab_default "$l" "$n")
+	[ -n "$own" ] && [ "$own" = "$tab" ] &&
+		pass "$l's $n default in tools/labs/knobs is ./$p's own ($own)" ||
+		fail "$l's $n default in tools/labs/knobs is ./$p's own" "./$p: '$own', the table: '$tab'"
 done
 printf 'lab1 frames lab1.sh\n' >"$TMP/short"
 check_exit "registry.awk: a row of 3 fields is refused" 1 awk -f tools/lib/registry.awk "$TMP/short"
@@ -86,7 +145,8 @@ cd "\$(dirname "\$0")/../.." || exit 1
 prog=lab$N
 usage() { echo "usage: tools/labs/lab$N.sh table|strace|plot"; }
 case \${1:-} in
-table) show_cmd ./scratch$N --blocks "\${FRAMES:-4}"; ./scratch$N --blocks "\${FRAMES:-4}" ;;
+table) lab_knobs lab$N; echo "rounds: \$ROUNDS"
+	show_cmd ./scratch$N --blocks "\$FRAMES"; ./scratch$N --blocks "\$FRAMES" ;;
 strace) strace_works || { echo "\$prog: skipped: \$STRACE_WHY"; exit 0; }
 	strace -c -e trace=mmap,munmap ./scratch$N ;;
 plot) for n in 1 2 4; do ./scratch$N --csv --blocks \$n; done | awk 'NR == 1 || !/^blocks/' \\
@@ -96,8 +156,9 @@ plot) for n in 1 2 4; do ./scratch$N --csv --blocks \$n; done | awk 'NR == 1 || 
 esac
 EOF
 chmod +x "$K/tools/labs/lab$N.sh"
-printf 'lab%s scratch%s lab%s.sh strace no scratch blocks blocks FRAMES --blocks 2\n' "$N" "$N" "$N" \
+printf 'lab%s scratch%s lab%s.sh strace no scratch blocks blocks --blocks 2\n' "$N" "$N" "$N" \
 	>>"$K/tools/labs/registry"
+printf 'lab%s FRAMES 4 1..1000 blocks a run\nlab%s ROUNDS 7 1..100 rounds\n' "$N" "$N" >>"$K/tools/labs/knobs"
 
 # ------------------------------------------------------------------ make
 KM all >"$TMP/n" 2>&1
@@ -114,11 +175,46 @@ fi
 KM scratch FRAMES=5 >"$TMP/out" 2>&1 && grep -q '^blocks: 5$' "$TMP/out" &&
 	pass "make scratch (its old name) runs the table" ||
 	fail "make scratch (its old name) runs the table" "$(tail -n 3 "$TMP/out")"
-KM lab$N FRAMES=0 >"$TMP/out" 2>&1
-rc=$?
-[ $rc -eq 2 ] && grep -q 'FRAMES wants a whole number' "$TMP/out" &&
-	pass "make lab$N FRAMES=0: the FRAMES knob is checked for it too" ||
-	fail "make lab$N FRAMES=0: the FRAMES knob is checked for it too" "exit $rc: $(tail -n 2 "$TMP/out")"
+# km_says NAME RC RE MAKE-ARGS...: make in the copy exits RC and prints a
+# line that matches RE (grep -E).
+km_says() {
+	local name=$1 want=$2 re=$3 rc
+	shift 3
+	KM "$@" >"$TMP/out" 2>&1
+	rc=$?
+	if [ $rc -eq "$want" ] && grep -Eq -- "$re" "$TMP/out"; then pass "$name"
+	else fail "$name" "exit $rc: $(grep -v '^#' "$TMP/out" | tail -n 3)"; fi
+}
+km_says "make lab$N FRAMES=0: the FRAMES knob is checked for it, in its range" 2 \
+	'FRAMES wants a whole number from 1 to 1000,' lab$N FRAMES=0
+# ROUNDS is Lab 6's knob too (default 256, up to 1000000): the scratch lab
+# has its own line, so its own default and range.
+km_says "make lab$N: its own ROUNDS default (7, not Lab 6's 256)" 0 '^rounds: 7$' lab$N
+grep -qx 'blocks: 4' "$TMP/out" && pass "make lab$N: its own FRAMES default (4)" ||
+	fail "make lab$N: its own FRAMES default (4)" "$(grep '^blocks' "$TMP/out")"
+km_says "make lab$N ROUNDS=256: refused in its range (1 to 100), not Lab 6's" 2 \
+	"ROUNDS wants a whole number from 1 to 100, not '256'" lab$N ROUNDS=256
+(cd "$K" && ROUNDS= tools/labs/lab$N.sh table) >"$TMP/out" 2>&1 && grep -qx 'rounds: 7' "$TMP/out" &&
+	pass "tools/labs/lab$N.sh run by hand: the same defaults" ||
+	fail "tools/labs/lab$N.sh run by hand: the same defaults" "$(head -n 3 "$TMP/out")"
+
+# make lab1 FRAMES=0 and make lab7 FRAMES=0: one line from make with the
+# range of that lab's line, exit 2, before anything runs: with a new OPT
+# make would rebuild the labs first (build/flags), and builds nothing.
+for l in lab1 lab7; do
+	range=$(awk -v l=$l '$1 == l && $2 == "FRAMES" { sub(/\.\./, " to ", $4); print $4 }' tools/labs/knobs)
+	cp "$K/build/flags" "$TMP/flags"
+	KM $l FRAMES=0 OPT=-O0 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+	   grep -q "^Makefile:[0-9]*: \*\*\* FRAMES wants a whole number from $range, not '0'" "$TMP/err" &&
+	   cmp -s "$TMP/flags" "$K/build/flags"; then
+		pass "make $l FRAMES=0: refused by make in one line (from $range), nothing built or run"
+	else
+		fail "make $l FRAMES=0: refused by make in one line (from $range)" \
+			"exit $rc; stdout: $(head -c 200 "$TMP/out"); stderr: $(head -c 300 "$TMP/err")"
+	fi
+done
 KM lab$N-strace >"$TMP/out" 2>&1 && grep -q 'mmap\|skipped: ' "$TMP/out" &&
 	pass "make lab$N-strace runs its driver's strace" ||
 	fail "make lab$N-strace runs its driver's strace" "$(tail -n 3 "$TMP/out")"

@@ -9,25 +9,22 @@
 # printed once, at the top; each run then shows only its own "# set:" and
 # "# warning:" lines (the settings the step makes, and anything that
 # changes the lesson).
-# FRAMES=N shortens every run (default 100, short 20).  The first failed
-# run stops the walkthrough with its reason and a non-zero exit.
+# FRAMES=N shortens every run (its default, lab1's or lab1-short's, and
+# its range: tools/labs/knobs).  The first failed run stops the walkthrough
+# with its reason and a non-zero exit.
 set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tools/lib/lib.sh
 prog=lab1
 # Step 8's rounds: a median of 3 outlasts one noisy round, of 5 two.
 ROUNDS=5
-if [ "${1:-}" = short ]; then
-	FRAMES=${FRAMES:-20} ROUNDS=3
-fi
-FRAMES=${FRAMES:-100}
-OUT=${RUN_DIR:-.run}
+[ "${1:-}" = short ] && ROUNDS=3
+lab_knobs lab1 "$([ "${1:-}" = short ] && echo short)"   # tools/labs/knobs: or exit 2
+OUT=$RUN_DIR
 
 usage() { echo "usage: tools/labs/lab1.sh table|short|tunables|strace|all|STEP... (STEP: 1 to 9)"; }
 
-# Every knob and argument is checked before anything runs.
-[[ $FRAMES =~ ^[1-9][0-9]{0,6}$ ]] && [ "$FRAMES" -le 1000000 ] ||
-	bad_usage "FRAMES wants a whole number from 1 to 1000000, not '$FRAMES'"
+# Every argument is checked before anything runs, as the knobs were.
 [ $# -gt 0 ] || set -- all
 case $* in
 table | short) set -- all ;;
@@ -43,7 +40,9 @@ mkdir -p "$OUT" 2>/dev/null && [ -d "$OUT" ] && : 2>/dev/null >"$OUT/.writable" 
 	die "cannot write the run outputs into '$OUT/' (read-only directory? set RUN_DIR)"
 rm -f "$OUT/.writable"
 
-[ "$FRAMES" = 100 ] && N= || N=" --frames $FRAMES"
+# ./frames' own frame count is lab1's FRAMES default: a run at it omits
+# --frames, as a student types it.
+[ "$FRAMES" = "$(lab_default lab1 FRAMES)" ] && N= || N=" --frames $FRAMES"
 TUNED="GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295"
 STRACE="strace -f -c -e trace=brk,mmap,munmap"
 PAGE=$(getconf PAGESIZE)

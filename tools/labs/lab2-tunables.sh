@@ -7,19 +7,20 @@
 # once, each run's command (and any "# warning:" it printed), a table of
 # the six runs, then how to read it.  Everything each run printed (its
 # "# set:" lines, clock, per-thread rows) goes to RUN_DIR/lab2-tunables.txt
-# (default .run/).  Progress on a terminal only.  Unpinned, as variance-threads: two
+# (default: tools/labs/knobs).  Progress on a terminal only.  Unpinned, as variance-threads: two
 # threads pinned to one CPU would take turns instead of meeting at a lock.
-# VARIANCE_ITERS=N samples per thread (default 200000).  A failed run stops
+# VARIANCE_ITERS=N samples per thread (tools/labs/knobs' lab2-tunables line:
+# two threads make twice the samples).  A failed run stops
 # the script with its reason, exit 1.
 set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tools/lib/lib.sh
 prog=lab2-tunables
-knob VARIANCE_ITERS 200000 1 25000000
+lab_knobs lab2 tunables
 ITERS=$VARIANCE_ITERS
 need_built malloc_variance
 leftover_settings "the default rows"
-RUN=${RUN_DIR:-.run}
+RUN=$RUN_DIR
 DETAIL=$RUN/lab2-tunables.txt
 
 SETTINGS=("" "GLIBC_TUNABLES=glibc.malloc.tcache_count=0"

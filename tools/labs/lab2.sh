@@ -6,8 +6,9 @@
 #             (tools/labs/pin.sh first says what else could add noise)
 #   tunables  the 32 B row from outside: tools/labs/lab2-tunables.sh
 #   strace    the system calls behind the forced-mmap row
-# Knobs (environment): VARIANCE_ITERS (default 200000), RUN_DIR (tunables'
-# detail file).  Checked before anything runs.
+# Knobs (environment): VARIANCE_ITERS, RUN_DIR (tunables' detail file);
+# their defaults and ranges are tools/labs/knobs'.  Checked before anything
+# runs.
 set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tools/lib/lib.sh
@@ -16,7 +17,7 @@ usage() { echo "usage: tools/labs/lab2.sh [table|tunables|strace]"; }
 MODE=${1:-table}
 case $MODE in table | tunables | strace) ;; *) bad_usage "no mode '$MODE'" ;; esac
 [ $# -le 1 ] || bad_usage "one mode at a time"
-knob VARIANCE_ITERS 200000 1 50000000
+lab_knobs lab2 "$MODE"          # tools/lib/lib.sh: default, range, or exit 2
 need_built malloc_variance
 leftover_settings "the untuned rows"    # tools/lib/lib.sh
 

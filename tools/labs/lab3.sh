@@ -32,14 +32,13 @@ prog=lab3
 usage() { echo "usage: tools/labs/lab3.sh table|report|tunables|strace"; }
 
 # Knobs first: a bad one stops everything before the first run.
-knob COUNT_SMALL 10000 1 1000000000
-knob COUNT_LARGE 4000 1 1000000000
-knob COUNT_FAST $((4 * COUNT_LARGE)) 1 4000000000
-knob LIVE 490000000 1 1099511627776
-knob REPEATS 3 1 20
-knob THREADS "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" 1 1024
+# Their defaults and ranges: tools/labs/knobs.  Two have no default there,
+# being worked out here: COUNT_FAST (4 x COUNT_LARGE) and THREADS (CPUs).
+lab_knobs lab3 "${1:-}"
+[ -n "$COUNT_FAST" ] || COUNT_FAST=$((4 * COUNT_LARGE))
+[ -n "$THREADS" ] || THREADS=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
 N=$THREADS
-knob CSV 0 0 1
+LIVE_OWN=$(lab_default lab3 LIVE)   # ./threads' own: --live is left out at it
 need_built threads
 leftover_settings "the default runs"
 mkdir -p "$OUT" || exit 1
@@ -296,7 +295,7 @@ TUNED_T="glibc.malloc.mmap_threshold=16777216:glibc.malloc.trim_threshold=335544
 
 tunables() {
 	local w=(1280000 "$COUNT_LARGE" "$N") live=() f
-	[ "$LIVE" = 490000000 ] || live=(--live "$LIVE")
+	[ "$LIVE" = "$LIVE_OWN" ] || live=(--live "$LIVE")
 	STEPS=6
 	echo "# the tuned thresholds set inside (mallopt, --mode tuned) and from outside"
 	run "$OUT/t-tuned" 0 -- "${live[@]}" --mode tuned "${w[@]}"
@@ -354,7 +353,7 @@ strace_table() {
 	prog=lab3-strace
 	if ! strace_works "$STRACE"; then echo "$prog: skipped: $STRACE_WHY"; return 0; fi
 	[ "$count" -ge 1 ] || count=1
-	[ "$LIVE" = 490000000 ] || live=(--live "$LIVE")
+	[ "$LIVE" = "$LIVE_OWN" ] || live=(--live "$LIVE")
 	STEPS=3
 	for mode in pre25 default tuned; do
 		STEP=$((STEP + 1))

@@ -17,8 +17,8 @@ set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tools/lib/lib.sh
 prog=lab4
-knob SCALE 1 1 1000000
 MODE=${1:-table}
+lab_knobs lab4 "$MODE"          # SCALE: tools/labs/knobs, or exit 2
 usage() { echo "usage: tools/labs/lab4.sh [table|tunables|strace]"; }
 case $MODE in
 table|tunables|strace) ;;

@@ -11,27 +11,19 @@
 #             glibc.malloc.mmap_threshold=4096, and with top_pad=0 added
 #   strace    strace -f -c of a 4 KiB and a 16 KiB run (write() calls =
 #             bytes / size; the reader's read() calls), and GNU yes's writes
-# BYTES=N sets the bytes per run (default 128M; K, M or G; GNU yes gets 8
-# times that).  Checked before anything runs; a failed run stops it all.
+# BYTES=N sets the bytes per run (K, M or G; GNU yes gets 8 times that;
+# its default and range: tools/labs/knobs).  Checked before anything
+# runs; a failed run stops it all.
 set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tools/lib/lib.sh
 prog=lab5
-BYTES=${BYTES:-128M}
 MODE=${1:-table}
-
 # BYTES as ./yes takes it, in the spelling make help shows: a whole number
-# with an optional K, M or G; at most 16G (GNU yes then gets 128G).
-if ! [[ $BYTES =~ ^([1-9][0-9]{0,9})([KMG]?)$ ]]; then
-	echo "$prog: BYTES wants a size like 128M (a whole number, then K, M or G), not '$BYTES'" >&2
-	exit 2
-fi
-num=${BASH_REMATCH[1]} unit=${BASH_REMATCH[2]}
-case $unit in K) shift_by=10 ;; M) shift_by=20 ;; G) shift_by=30 ;; *) shift_by=0 ;; esac
-if [ $(( num )) -gt $(( (16 << 30) >> shift_by )) ]; then
-	echo "$prog: BYTES is at most 16G, not '$BYTES'" >&2
-	exit 2
-fi
+# with an optional K, M or G, checked against its range (GNU yes gets 8
+# times as many bytes).
+lab_knobs lab5 "$MODE"
+num=${BYTES%[KMG]} unit=${BYTES#"$num"}
 usage() { echo "usage: tools/labs/lab5.sh [table|tunables|strace]"; }
 case $MODE in
 table|tunables|strace) ;;

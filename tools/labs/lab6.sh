@@ -11,19 +11,18 @@
 #             --trim, each with its RssAnon before and after malloc_trim(0)
 #   strace    strace -f -c of mmap/munmap/mprotect/madvise/brk: a run
 #             without and with --trim, at 4 threads and at arena_max=1
-# Knobs (environment): ROUNDS (requests per thread, default 256),
-# MAX_THREADS (default 16 x CPUs, at most 64).  Checked before anything
-# runs; a failed run stops it all.
+# Knobs (environment): ROUNDS (requests per thread), MAX_THREADS (16 x
+# CPUs, at most 64, when not given); their defaults and ranges are
+# tools/labs/knobs'.  Checked before anything runs; a failed run stops it
+# all.
 set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tools/lib/lib.sh
 prog=lab6
 MODE=${1:-table}
 NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
-ROUNDS=${ROUNDS:-256}
-MAX_THREADS=${MAX_THREADS:-$(( 16 * NCPU > 64 ? 64 : 16 * NCPU ))}
-need_count ROUNDS "$ROUNDS" 1000000
-need_count MAX_THREADS "$MAX_THREADS" 256
+lab_knobs lab6 "$MODE"
+[ -n "$MAX_THREADS" ] || MAX_THREADS=$(( 16 * NCPU > 64 ? 64 : 16 * NCPU ))
 case $MODE in
 table|tunables|strace) ;;
 *) echo "$prog: no mode '$MODE' (usage: $0 [table|tunables|strace])" >&2; exit 2 ;;

@@ -22,11 +22,11 @@
 # tunables leaves them to strace).
 # An allocator whose library is not installed is skipped with its Debian
 # package named; glibc's rows always run.  Every command is printed.
-# Knobs (environment), checked before anything runs:
-#   FRAMES (frames a run, default 10), REPEATS (rounds for the median
-#   time, default 3), THREADS (Lab 6's threads, default 8), ROUNDS (Lab
-#   6's requests per thread, default 64), ALLOC_LIBDIR (where to look for
-#   the libraries; default: ldconfig's list, then /usr/lib/MULTIARCH).
+# Knobs (environment), checked before anything runs (their defaults and
+# ranges: tools/labs/knobs): FRAMES (frames a run), REPEATS (rounds for
+# the median time), THREADS (Lab 6's threads), ROUNDS (Lab 6's requests
+# per thread), ALLOC_LIBDIR (where to look for the libraries; none:
+# ldconfig's list, then /usr/lib/MULTIARCH).
 set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tools/lib/lib.sh
@@ -42,10 +42,7 @@ table|tunables|strace|csv|plot) ;;
 *) bad_usage "no mode '$MODE'" ;;
 esac
 [ $# -le 1 ] || bad_usage "one mode at most, not '$*'"
-knob FRAMES 10 1 100000         # tools/lib/lib.sh: default, range, or exit 2
-knob REPEATS 3 1 99
-knob THREADS 8 1 256
-knob ROUNDS 64 1 1000000
+lab_knobs lab7 "$MODE"          # tools/lib/lib.sh: default, range, or exit 2
 need_built frames arenas
 scratch_dir                     # TMPD, removed at exit
 

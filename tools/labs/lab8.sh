@@ -8,7 +8,8 @@
 #             words as the shell splits them ('...', "..." and \ honoured)
 #             but nothing expanded and nothing run through a shell, so
 #             CMD='sh -c "..."' is the way to a pipe or a redirection
-#   REPEATS   runs a policy, interleaved (default 3)
+#   REPEATS   runs a policy, interleaved (its default and range:
+#             tools/labs/knobs)
 # Standard input reaches the command: ./policies reads it once and
 # replays it to every run.  The command is printed before it runs.
 set -u -o pipefail
@@ -23,7 +24,7 @@ usage() {
 MODE=${1:-table}
 [ "$MODE" = table ] || bad_usage "no mode '$(shown "$MODE")'"
 [ $# -le 1 ] || bad_usage "one mode at most, not '$(shown "$*")'"
-knob REPEATS 3 1 99
+lab_knobs lab8 "$MODE"
 
 # split_words TEXT: WORDS, TEXT cut into words as a shell cuts them:
 # blanks separate; '...' keeps everything inside; "..." keeps everything

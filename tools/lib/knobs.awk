@@ -7,11 +7,20 @@
 #     the known name nearest NAME, or nothing when none is near (make
 #     refuses a command-line variable it does not know, naming this one)
 #   awk -v SEP='|' -v KNOWN='...' -f tools/lib/registry.awk \
-#       -f tools/lib/knobs.awk tools/labs/registry
+#       -f tools/lib/knobs.awk tools/labs/registry tools/labs/knobs
 #     the registry's rows, then env:NAME:KNOB for each variable in the
-#     environment that is no known name (KNOWN and the registry's knobs
-#     column) but one typo from KNOB: the environment holds every other
+#     environment that is no known name (KNOWN and tools/labs/knobs'
+#     names) but one typo from KNOB: the environment holds every other
 #     program's variables too, so only a near miss is named (make warns)
+#   awk -v KEYS='lab2-tunables lab2' -f tools/lib/knobs.awk tools/labs/knobs
+#     a lab's knobs: each knob's line under the first of KEYS that has one
+#     (ID-MODE before ID).  Each value in the environment, or else the
+#     line's default, is checked against the line's range: the first out
+#     of it is printed as "NAME wants ..., not 'VALUE'", exit 2.  Else
+#     "NAME DEFAULT" for each knob the environment leaves empty ("NAME"
+#     alone when it has no default), exit 0: tools/lib/lib.sh's lab_knobs
+#     sets them.  The Makefile checks the knobs typed for a lab so, before
+#     anything runs (-v ONLY_CHECK=1: the refusal or nothing).
 
 # osa(A, B): the edits (a letter added, dropped, changed, or two swapped)
 # that turn A into B.
@@ -86,10 +95,55 @@ function learn(list,    w, m, i) {
 BEGIN {
 	learn(KNOWN)
 	if (NAME != "") { print nearest(NAME, 1); exit }
+	nkeys = split(KEYS, key, " ")
+}
+
+# bytes(V): a size (digits, then K, M or G or nothing) in bytes.
+function bytes(v,    u) {
+	u = substr(v, length(v))
+	if (u !~ /[KMG]/) return v + 0
+	return substr(v, 1, length(v) - 1) * (u == "K" ? 1024 : u == "M" ? 1048576 : 1073741824)
+}
+
+# refusal(NAME, V, RANGE): why V is not a value of the knob NAME whose
+# range is RANGE (tools/labs/knobs: MIN..MAX, with K, M or G a size, or
+# "-": any text), or "" when it is one.  A number keeps to what shell
+# arithmetic holds (18 digits) and a size to 16 digits and a unit.
+function refusal(name, v, r,    b, size) {
+	if (r == "-") return ""
+	split(r, b, /\.\./)
+	size = r ~ /[KMG]/
+	if (size && (v !~ /^(0|[1-9][0-9]*)[KMG]?$/ || length(v) > 17 ||
+		     bytes(v) < bytes(b[1]) || bytes(v) > bytes(b[2])))
+		return name " wants a size (a number, then K, M or G) from " b[1] " to " b[2] ", not '" v "'"
+	if (!size && (v !~ /^(0|[1-9][0-9]*)$/ || length(v) > 18 || v + 0 < b[1] + 0 || v + 0 > b[2] + 0))
+		return name " wants a whole number from " b[1] " to " b[2] ", not '" v "'"
+	return ""
+}
+
+# A knob line of one of KEYS: kept when no earlier key has that knob.
+KEYS != "" && !/^[ \t]*#/ && NF >= 4 {
+	for (i = 1; i <= nkeys; i++)
+		if ($1 == key[i] && (!($2 in rank) || i < rank[$2])) {
+			if (!($2 in rank)) order[++nknobs] = $2
+			rank[$2] = i; dflt[$2] = $3; range[$2] = $4
+		}
 }
 
 # After registry.awk's END (its knobs holds every row's knobs column).
 END {
+	if (KEYS != "") {
+		for (i = 1; i <= nknobs; i++) {
+			n = order[i]; v = ENVIRON[n]
+			if (v == "") {
+				v = dflt[n] == "-" ? "" : dflt[n]
+				unset = unset n (v == "" ? "" : " " v) "\n"
+			}
+			if (v != "" && (why = refusal(n, v, range[n])) != "") { print why; exit 2 }
+		}
+		if (!ONLY_CHECK) printf "%s", unset
+		exit 0
+	}
 	learn(knobs)
 	for (v in ENVIRON)
 		if (v ~ /^[A-Za-z_][A-Za-z0-9_]*$/ && !(v in isknown) && (k = nearest(v, 0)) != "")

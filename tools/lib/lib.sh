@@ -43,6 +43,30 @@ knob() {
 	printf -v "$1" '%s' "$v"
 }
 
+# lab_knobs ID [MODE]: the knobs of lab ID's driver run in MODE, as
+# tools/labs/knobs gives them (ID-MODE's line for a knob, else ID's): each
+# the environment leaves empty is set to its default (to "" when it has
+# none: the driver says what then), and each value is checked against its
+# range.  One out of it: "prog: NAME wants ..., not 'VALUE'" on stderr
+# and exit 2, before anything has run.  The knobs' defaults and ranges are
+# written there only: make checks the same lines (tools/lib/knobs.awk).
+lab_knobs() {
+	local out rc name value
+	out=$(awk -v KEYS="${2:+$1-$2 }$1" -f tools/lib/knobs.awk tools/labs/knobs)
+	rc=$?
+	if [ "$rc" -eq 2 ]; then echo "$prog: $out" >&2; exit 2; fi
+	[ "$rc" -eq 0 ] || die "tools/labs/knobs cannot be read"
+	while read -r name value; do
+		[ -z "$name" ] || printf -v "$name" '%s' "$value"
+	done <<<"$out"
+}
+
+# lab_default ID NAME: the knob NAME's default on lab ID's line of
+# tools/labs/knobs, for a driver that leaves an argument out of the
+# command it shows when it is the program's own default, which that line
+# repeats (tests/registry.sh holds them equal).
+lab_default() { awk -v l="$1" -v n="$2" '$1 == l && $2 == n { print $3 }' tools/labs/knobs; }
+
 # need_built PROGRAM...: each ./PROGRAM (run from the kit's top directory)
 # is built, or die naming the make command that builds it.
 need_built() {
@@ -228,7 +252,8 @@ progress_interrupted() {
 # kit's top directory.
 lab_rows() {
 	local rows id
-	rows=$(awk -f tools/lib/registry.awk tools/labs/registry) || die "tools/labs/registry cannot be read"
+	rows=$(awk -f tools/lib/registry.awk tools/labs/registry tools/labs/knobs) ||
+		die "tools/labs/registry or tools/labs/knobs cannot be read"
 	[ $# -gt 0 ] || { printf '%s\n' "$rows"; return 0; }
 	for id in "$@"; do
 		printf '%s\n' "$rows" | awk -v id="$id" '$1 == id { print; f = 1 } END { exit !f }' ||
