@@ -520,7 +520,8 @@ static void free_into_top(struct arena_model *m, uint64_t p, uint64_t nb,
  *    is cut back to top_pad + MINSIZE and up to the page's end (those pages
  *    stay mapped for the next frame).
  * Not modelled: sizes that vary, thread arenas.  Where huge pages may back
- * the frames the count becomes an upper bound.
+ * the frames, add_huge_pages() follows them in mapped frames; huge pages
+ * in the heap, or smaller (mTHP) ones, make the count an upper bound.
  */
 /* A block of `size` bytes as malloc sizes it: the chunk (request2size),
  * and on sysmalloc's mmap path its mapping and the size its header records.
