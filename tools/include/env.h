@@ -402,6 +402,7 @@ static long env_thp_read_write_faults(long touched)
 }
 
 /* The header's line for it: "1+1 faults, huge page (...)". */
+__attribute__((unused))
 static const char *env_thp_probe_text(char *buf, size_t len)
 {
 	const struct env_thp_probe *p = env_thp_probe();
