@@ -403,10 +403,42 @@ static struct heap_start measure_heap_start(const char *heap_lo)
 	return h;
 }
 
+/* Where the kernel put the frames it mapped: each mapping's start mod the
+ * PMD huge page, a few distinct values with how many frames had each.
+ * Which part of a mapping a huge page can back follows from it, and ASLR
+ * picks it: a run of frames reuses one hole, so runs differ, not frames. */
+#define OFFSETS_MAX 8
+struct map_offsets {
+	uint64_t off[OFFSETS_MAX];
+	unsigned frames[OFFSETS_MAX];
+	int n;
+	unsigned total;      /* frames recorded */
+	int overflow;        /* more distinct starts than OFFSETS_MAX */
+};
+
+static void record_offset(struct map_offsets *w, uint64_t off)
+{
+	int i;
+
+	w->total++;
+	for (i = 0; i < w->n && w->off[i] != off; i++)
+		;
+	if (i == OFFSETS_MAX) {
+		w->overflow = 1;
+		return;
+	}
+	if (i == w->n)
+		w->off[w->n++] = off;
+	w->frames[i]++;
+}
+
 struct prediction {
 	uint64_t faults;
 	int bound;               /* huge pages may back the frames: faults is an upper bound */
+	const char *bound_why;   /* why it is a bound */
 	uint64_t huge;           /* the smallest huge page that could apply (0: none) */
+	uint64_t huge_pages;     /* huge pages modelled (the frames' aligned parts) */
+	uint64_t huge_headers;   /* of them, those a chunk header writes first */
 	uint64_t span;           /* the largest mapping a frame lies in: its own, or the heap */
 	unsigned fresh_frames;   /* frames that ran mostly on pages never touched before */
 	unsigned mmap_frames;
@@ -488,7 +520,8 @@ static void free_into_top(struct arena_model *m, uint64_t p, uint64_t nb,
  *    is cut back to top_pad + MINSIZE and up to the page's end (those pages
  *    stay mapped for the next frame).
  * Not modelled: sizes that vary, thread arenas.  Where huge pages may back
- * the frames the count becomes an upper bound.
+ * the frames, add_huge_pages() follows them in mapped frames; huge pages
+ * in the heap, or smaller (mTHP) ones, make the count an upper bound.
  */
 /* A block of `size` bytes as malloc sizes it: the chunk (request2size),
  * and on sysmalloc's mmap path its mapping and the size its header records.
@@ -542,8 +575,61 @@ static uint64_t threshold_edge(void)
 	return s;
 }
 
+/*
+ * A mapped frame's huge pages, against the base-page count predict_faults()
+ * made for it (1 for the header's page, per_page for each other one): a
+ * huge page backs each PMD-aligned run of `huge` bytes that lies wholly in
+ * the mapping, which starts `off` bytes past a PMD boundary; its unaligned
+ * head and tail keep base pages.  A huge page whose first touch is a write
+ * (the chunk header, a fill) costs 1 fault; one read first costs what the
+ * start-up probe measured (tools/include/env.h, env_thp_probe): 2 where
+ * the write allocates the huge page (6.13+), 1 + a fault a page where it
+ * splits the huge zero page, 1 where the read allocates it.  Adds the
+ * difference to pr->faults, and counts the huge pages.
+ */
+static void add_huge_pages(struct prediction *pr, uint64_t off, unsigned frames,
+			   const struct chunk_sizes *c, uint64_t touched, int write_first)
+{
+	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), huge = env_thp_pmd_bytes();
+
+	for (uint64_t b = (huge - off % huge) % huge; b + huge <= c->mapped; b += huge) {
+		uint64_t lo = b / page, hi = (b + huge) / page, n, base, cost;
+
+		if (hi > touched)
+			hi = touched;
+		if (lo >= hi)
+			break;
+		n = hi - lo;
+		base = lo == 0 ? 1 + (uint64_t)pr->per_page * (n - 1) : (uint64_t)pr->per_page * n;
+		cost = lo == 0 || write_first ? 1 : (uint64_t)env_thp_read_write_faults((long)n);
+		pr->faults = pr->faults + frames * cost - frames * base;
+		pr->huge_pages += frames;
+		if (lo == 0) {            /* the header's page is no base page now */
+			pr->huge_headers += frames;
+			pr->written_first -= pr->per_page > 1 ? frames : 0;
+		}
+	}
+}
+
+/* Can the huge pages be modelled exactly?  NULL if so, else why not: the
+ * model follows PMD huge pages in mapped frames only, where the probe
+ * found what a fault does. */
+static const char *huge_pages_unmodelled(const struct prediction *pr, unsigned allocs,
+					 const struct map_offsets *w)
+{
+	if (pr->huge != env_thp_pmd_bytes())
+		return "smaller huge pages (mTHP) apply";
+	if (pr->mmap_frames < allocs)
+		return "huge pages in the heap are not modelled";
+	if (w->overflow || w->total != pr->mmap_frames)
+		return "the frames' addresses were not all seen";
+	if (env_thp_read_write_faults(1) < 0)
+		return "the THP probe found no huge page";
+	return NULL;
+}
+
 static struct prediction predict_faults(const struct options *o, const struct policy *pol,
-					const struct heap_start *h)
+					const struct heap_start *h, const struct map_offsets *w)
 {
 	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), sz = sizeof(size_t);
 	const uint64_t minsize = (4 * sz + 15) & ~(uint64_t)15;
@@ -597,6 +683,12 @@ static struct prediction predict_faults(const struct options *o, const struct po
 	 * pages never back a 63 MiB frame, and the count stays exact. */
 	pr.huge = smallest_huge_page(o, pol);
 	pr.bound = pr.huge && pr.huge <= 2 * pr.span;
+	if (pr.bound && !(pr.bound_why = huge_pages_unmodelled(&pr, allocs, w))) {
+		pr.bound = 0;
+		for (int i = 0; i < w->n; i++)
+			add_huge_pages(&pr, w->off[i], w->frames[i], &c,
+				       (16 + size + page - 1) / page, write_first);
+	}
 	return pr;
 }
 
@@ -611,6 +703,19 @@ static const char *first_writer(const struct options *o, const struct policy *po
 	return NULL;
 }
 
+/* What a huge page read first costs, as the start-up probe found it. */
+static const char *huge_read_write_why(void)
+{
+	switch (env_thp_probe()->rw) {
+	case ENV_THP_WRITE_ALLOCATES:
+		return "2 each: a read maps the huge zero page, a write a huge page";
+	case ENV_THP_WRITE_SPLITS:
+		return "1 each, then 1 a page: the write splits the huge zero page";
+	default:
+		return "1 each: the read allocates the huge page";
+	}
+}
+
 /* Why the prediction is what it is, in short clauses that fit 80 columns
  * beside the report's labels.  Each names the faults a fresh page takes
  * ("N a page"), which tests/why.sh holds against the measured count.
@@ -619,32 +724,41 @@ static int explain_prediction(char lines[][96], const struct prediction *pr, uns
 			      const struct options *o, const struct policy *pol)
 {
 	const char *writer = first_writer(o, pol);
+	const char *ends = pr->huge_pages ? "ends, " : "";
 	char size[24], span[24];
 	int n = 0;
 
 	snprintf(lines[n++], 96, "%u of %u frames on fresh pages, %u from mmap",
 		 pr->fresh_frames, frames, pr->mmap_frames);
-	if (pr->bound && env_thp_always() && pr->per_page == 2) {
-		snprintf(lines[n++], 96, "THP always: a read maps the huge zero page, a write");
-		snprintf(lines[n++], 96, "splits it, then each page faults once (a bound)");
-		return n;
-	}
 	if (pr->bound) {
-		snprintf(lines[n++], 96, "a bound: a huge page maps %s in one fault",
+		snprintf(lines[n++], 96, "a bound: a huge page maps %s in one fault;",
 			 env_bytes_unit(pr->huge, size, sizeof size));
+		snprintf(lines[n++], 96, "%s", pr->bound_why);
 		return n;
 	}
-	if (pr->huge)
+	if (pr->huge_pages) {
+		snprintf(lines[n++], 96, "%" PRIu64 " huge pages of %s (the mappings' aligned parts)",
+			 pr->huge_pages, env_bytes_unit(pr->huge, size, sizeof size));
+		if (writer)
+			snprintf(lines[n++], 96, "1 each: %s writes it first, a huge page", writer);
+		else
+			snprintf(lines[n++], 96, "%s", huge_read_write_why());
+		if (pr->huge_headers && !writer)
+			snprintf(lines[n++], 96, "%" PRIu64 " of them a chunk header writes first: 1 each",
+				 pr->huge_headers);
+	} else if (pr->huge)
 		snprintf(lines[n++], 96, "no %s huge page fits in a %s mapping",
 			 env_bytes_unit(pr->huge, size, sizeof size),
 			 env_bytes_unit((pr->span + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1),
 					span, sizeof span));
 	if (writer)
-		snprintf(lines[n++], 96, "1 a page: %s writes each page before a read", writer);
+		snprintf(lines[n++], 96, "%s1 a page: %s writes each page before a read",
+			 ends, writer);
 	else if (pr->per_page == 2)
-		snprintf(lines[n++], 96, "2 a page: a read maps the zero page, the write a copy");
+		snprintf(lines[n++], 96, "%s2 a page: a read maps the zero page, the write a copy",
+			 ends);
 	else
-		snprintf(lines[n++], 96, "1 a page: a read allocates here (no zero page)");
+		snprintf(lines[n++], 96, "%s1 a page: a read allocates here (no zero page)", ends);
 	if (pr->written_first)
 		snprintf(lines[n++], 96, "%" PRIu64 " page%s written first (%s): 1 each",
 			 pr->written_first, pr->written_first == 1 ? "" : "s",
@@ -660,6 +774,8 @@ static int explain_prediction(char lines[][96], const struct prediction *pr, uns
 
 struct result {
 	struct heap_start heap;  /* measured just before the loop */
+	struct map_offsets where;  /* where the mapped frames lay */
+	long thp_fallbacks;      /* thp_fault_fallback's rise over the loop, -1 unknown */
 	double seconds;
 	struct bench_usage use;
 	uint64_t corrupt, sampled;
@@ -681,15 +797,20 @@ static struct result run_frames(const struct options *o, const char *heap_lo)
 	struct result r = { 0 };
 	struct bench_usage u0;
 	uint64_t seed = 0x9e3779b97f4a7c15ull, *once = NULL;
+	const uint64_t huge = env_thp_pmd_bytes();
+	long fallbacks;
 	double t0;
 
 	make_sure_heap_exists();
 	r.heap = measure_heap_start(heap_lo);
+	fallbacks = huge ? env_vmstat("thp_fault_fallback") : -1;
 	u0 = bench_usage_now();
 	t0 = bench_now();
 	if (o->alloc == ALLOC_ONCE) {
 		once = alloc_frame(ALLOC_MALLOC, o->size + o->vary);
 		r.mmap_frames = from_mmap(once, heap_lo);
+		if (r.mmap_frames && huge)
+			record_offset(&r.where, ((uintptr_t)once - 16) % huge);
 	}
 	/* Nothing in this loop prints: a stdio buffer allocated here could land
 	 * above the frame and pin the heap top. */
@@ -702,7 +823,12 @@ static struct result run_frames(const struct options *o, const char *heap_lo)
 			memset(f, 0, bytes);
 		} else {
 			f = alloc_frame(o->alloc, bytes);
-			r.mmap_frames += from_mmap(f, heap_lo);
+			/* A mapped block starts 16 bytes into its mapping. */
+			if (from_mmap(f, heap_lo)) {
+				r.mmap_frames++;
+				if (huge)
+					record_offset(&r.where, ((uintptr_t)f - 16) % huge);
+			}
 		}
 		render_frame(f, bytes / sizeof *f, i);
 		r.corrupt += check_frame(f, bytes / sizeof *f, i, &r.sampled);
@@ -724,6 +850,7 @@ static struct result run_frames(const struct options *o, const char *heap_lo)
 	}
 	r.seconds = bench_now() - t0;
 	r.use = bench_usage_delta(u0, bench_usage_now());
+	r.thp_fallbacks = fallbacks < 0 ? -1 : env_vmstat("thp_fault_fallback") - fallbacks;
 	return r;
 }
 
@@ -788,7 +915,7 @@ static void print_report(const struct options *o, const struct result *r,
 			 const struct prediction *pr, const struct policy *pol,
 			 const struct trim_result *t)
 {
-	char a[32], b[32], why[6][96];
+	char a[32], b[32], why[8][96];
 
 	if (o->vary)
 		printf("%u frames of %s (varying by up to %s)\n", o->frames,
@@ -819,6 +946,11 @@ static void print_report(const struct options *o, const struct result *r,
 		for (int i = 0; i < n; i++)
 			printf("  %-17s%s\n", i ? "" : "why:", why[i]);
 	}
+	/* A huge page the kernel could not find costs base-page faults the
+	 * prediction did not count (system-wide: another process's count too). */
+	if (pr->huge && r->thp_fallbacks >= 0)
+		printf("  thp fallbacks:   %ld (thp_fault_fallback: huge pages not to be had)\n",
+		       r->thp_fallbacks);
 	if (env_glibc_model_applies())
 		printf("  from mmap:       %u of %u frames\n", r->mmap_frames,
 		       o->alloc == ALLOC_ONCE ? 1 : o->frames);
@@ -968,7 +1100,7 @@ int main(int argc, char **argv)
 
 	r = run_frames(&o, heap_lo);
 	t = trim_heap(o.trim);
-	pr = predict_faults(&o, &pol, &r.heap);
+	pr = predict_faults(&o, &pol, &r.heap, &r.where);
 	if (o.output == OUTPUT_CSV)
 		print_csv(&o, &r, &pr, &t);
 	else

@@ -10,6 +10,7 @@
  * and how the program itself was built.  Include this file first (it sets
  * _GNU_SOURCE for dladdr) in place of tools/include/bench.h.
  *   env_read_faults_per_page()  faults for a page read, then written (probe)
+ *   env_thp_probe()             what a huge page read, then written, costs (probe)
  *   env_malloc_is_glibc()       is malloc() glibc's, or a preload / ASan's?
  *   env_preloaded_allocator()   the library an LD_PRELOAD brings malloc() from
  *   env_inherited()             a setting left in the shell the lab ran from?
@@ -34,6 +35,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/utsname.h>
 
 /* ------------------------------------------------------------ the build */
@@ -214,8 +216,8 @@ static const char *env_bytes_unit(unsigned long b, char *buf, size_t len)
 }
 
 /* Could THP back an ordinary (not madvised) mapping?  Then a fault may map
- * a whole huge page, and a prediction counted in base pages is a bound
- * (frames.c says when no huge page can fit a frame). */
+ * a whole huge page: frames.c models that for mapped frames (by address
+ * and env_thp_probe()); other counts in base pages are bounds. */
 __attribute__((unused))
 static int env_thp_always(void)
 {
@@ -269,6 +271,172 @@ static int env_read_faults_per_page(void)
 	/* Reads that faulted and writes that faulted again: the zero page. */
 	cached = (f1 - f0 >= n / 2 && f2 - f1 >= n / 2) ? 2 : 1;
 	return cached;
+}
+
+/* One counter of /proc/vmstat ("thp_fault_fallback"), -1 when unreadable.
+ * read() into a static buffer: no malloc (see env_sysfs_choice). */
+__attribute__((unused))
+static long env_vmstat(const char *name)
+{
+	static char text[16384];
+	size_t n = 0, len = strlen(name);
+	ssize_t r;
+	int fd = open("/proc/vmstat", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while (n < sizeof text - 1 && (r = read(fd, text + n, sizeof text - 1 - n)) > 0)
+		n += (size_t)r;
+	close(fd);
+	text[n] = '\0';
+	for (const char *p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, len) && p[len] == ' ')
+			return strtol(p + len + 1, NULL, 10);
+	return -1;
+}
+
+/*
+ * What read-first memory does under THP on this kernel, probed rather
+ * than read from the version (distributions backport): a read of an
+ * untouched huge-page-sized region maps the huge zero page (use_zero_page)
+ * or allocates a huge page; a write to the huge zero page then allocates a
+ * huge page (Linux 6.13+: commit 1ced09e0331f, "mm: allocate THP on
+ * hugezeropage wp-fault", do_huge_zero_wp_pmd() in mm/huge_memory.c),
+ * splitting it only when that allocation fails, or splits it at once and
+ * faults once a base page after (before 6.13: do_huge_pmd_wp_page() went
+ * straight to its split, 6.12's mm/huge_memory.c:1830-1831).
+ * The probe: one aligned MADV_HUGEPAGE huge page, its first byte read,
+ * its last page read, its first byte written, its last page written,
+ * counting this thread's faults at each step; thp_fault_fallback's rise
+ * tells "no huge page could be had" from "this kernel splits".  Cost: one
+ * mmap of two huge pages of address space and its munmap, 2 to 5 faults,
+ * the kernel zeroing one huge page (2 MiB at 4 KiB pages) and two reads of
+ * /proc/vmstat: 0.45 to 0.76 ms on the kit's 6.18 VM.  A PMD page over
+ * 32 MiB (64 KiB base pages: 512 MiB, which no frame can hold) is not
+ * probed.
+ */
+enum env_thp_rw {
+	ENV_THP_NOT_PROBED,      /* THP never, disabled for the process, or too dear */
+	ENV_THP_NO_HUGE,         /* the read mapped a base page: no huge page here */
+	ENV_THP_FALLBACK,        /* no huge page could be had (thp_fault_fallback rose) */
+	ENV_THP_WRITE_ALLOCATES, /* read: huge zero page; write: a huge page (6.13+) */
+	ENV_THP_WRITE_SPLITS,    /* read: huge zero page; write: split, 1 a page */
+	ENV_THP_READ_ALLOCATES,  /* read: a huge page (no huge zero page) */
+};
+
+struct env_thp_probe {
+	enum env_thp_rw rw;
+	long read_faults, write_faults;  /* the first read's and first write's */
+	long fallbacks;                  /* thp_fault_fallback's rise meanwhile */
+	const char *not_probed;          /* why, for ENV_THP_NOT_PROBED */
+};
+
+#define ENV_THP_PROBE_MAX (32ul << 20)
+
+__attribute__((unused))
+static const struct env_thp_probe *env_thp_probe(void)
+{
+	static struct env_thp_probe p;
+	static int done;
+	const unsigned long huge = env_thp_pmd_bytes(), page = (unsigned long)sysconf(_SC_PAGESIZE);
+	volatile char *a;
+	char e[32], *m, sum = 0;
+	long f[5], fb0;
+
+	if (done)
+		return &p;
+	done = 1;
+#ifdef ENV_THP_PROBE_FORCE
+	/* A test build's stand-in for another kernel (tests/thp.sh): the
+	 * model's arithmetic for an outcome this machine does not show. */
+	p.rw = ENV_THP_PROBE_FORCE;
+	return &p;
+#endif
+	p.rw = ENV_THP_NOT_PROBED;
+	env_sysfs_choice(ENV_THP_DIR "enabled", e, sizeof e);
+	if (!huge || !strcmp(e, "never") || !strcmp(e, "?"))
+		return p.not_probed = "THP is off", &p;
+	if (prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0) == 1)
+		return p.not_probed = "THP disabled for this process", &p;
+	if (huge > ENV_THP_PROBE_MAX)
+		return p.not_probed = "a huge page this big costs too much to probe", &p;
+	m = mmap(NULL, 2 * huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		die("mmap for the THP probe");
+	a = (volatile char *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
+	if (madvise((void *)a, huge, MADV_HUGEPAGE) != 0) {
+		munmap(m, 2 * huge);
+		return p.not_probed = "madvise(MADV_HUGEPAGE) refused", &p;
+	}
+	fb0 = env_vmstat("thp_fault_fallback");
+	f[0] = env_thread_minflt();
+	sum += a[0];
+	f[1] = env_thread_minflt();
+	sum += a[huge - page];
+	f[2] = env_thread_minflt();
+	a[0] = (char)(sum + 1);
+	f[3] = env_thread_minflt();
+	a[huge - page] = (char)(sum + 1);
+	f[4] = env_thread_minflt();
+	p.fallbacks = fb0 < 0 ? 0 : env_vmstat("thp_fault_fallback") - fb0;
+	munmap(m, 2 * huge);
+	p.read_faults = f[1] - f[0], p.write_faults = f[3] - f[2];
+	/* A huge mapping answers the second touch of each kind without a fault. */
+	if (f[2] - f[1] != 0)
+		p.rw = p.fallbacks > 0 ? ENV_THP_FALLBACK : ENV_THP_NO_HUGE;
+	else if (p.write_faults == 0)
+		p.rw = ENV_THP_READ_ALLOCATES;
+	else if (f[4] - f[3] == 0)
+		p.rw = ENV_THP_WRITE_ALLOCATES;
+	else
+		p.rw = p.fallbacks > 0 ? ENV_THP_FALLBACK : ENV_THP_WRITE_SPLITS;
+	return &p;
+}
+
+/* Faults a huge-page-sized block of read-first memory takes when every one
+ * of its `touched` base pages is read, then written, by the probe's
+ * outcome; -1 where no huge page is to be expected. */
+__attribute__((unused))
+static long env_thp_read_write_faults(long touched)
+{
+	switch (env_thp_probe()->rw) {
+	case ENV_THP_WRITE_ALLOCATES: return 2;
+	case ENV_THP_WRITE_SPLITS:    return 1 + touched;
+	case ENV_THP_READ_ALLOCATES:  return 1;
+	default:                      return -1;
+	}
+}
+
+/* The header's line for it: "1+1 faults, huge page (...)". */
+__attribute__((unused))
+static const char *env_thp_probe_text(char *buf, size_t len)
+{
+	const struct env_thp_probe *p = env_thp_probe();
+	char size[24];
+	long base = (long)(env_thp_pmd_bytes() / (unsigned long)sysconf(_SC_PAGESIZE));
+
+	env_bytes_unit(env_thp_pmd_bytes(), size, sizeof size);
+	switch (p->rw) {
+	case ENV_THP_WRITE_ALLOCATES:
+		snprintf(buf, len, "1+1 faults a %s page: the write allocates it (6.13+)", size);
+		break;
+	case ENV_THP_WRITE_SPLITS:
+		snprintf(buf, len, "1+%ld faults a %s page: the write splits the zero page",
+			 base, size);
+		break;
+	case ENV_THP_READ_ALLOCATES:
+		snprintf(buf, len, "1+0 faults a %s page: the read allocates it", size);
+		break;
+	case ENV_THP_FALLBACK:
+		snprintf(buf, len, "no huge page to be had (thp_fault_fallback +%ld)", p->fallbacks);
+		break;
+	case ENV_THP_NO_HUGE:
+		snprintf(buf, len, "no huge page: the read faulted a base page");
+		break;
+	default:
+		snprintf(buf, len, "not probed (%s)", p->not_probed);
+	}
+	return buf;
 }
 
 /* ------------------------------------------------------ /proc/self/status */
@@ -450,6 +618,11 @@ static void env_print_header(FILE *out)
 		fprintf(out, "# THP PMD huge page: %s (%ld base pages)\n",
 			env_bytes_unit(env_thp_pmd_bytes(), pmd, sizeof pmd),
 			(long)(env_thp_pmd_bytes() / (unsigned long)sysconf(_SC_PAGESIZE)));
+	/* What a huge page of read-first memory costs here (probed): only
+	 * where THP can apply. */
+	if (env_thp_pmd_bytes() && strcmp(env_sysfs_choice(ENV_THP_DIR "enabled", what,
+							   sizeof what), "never"))
+		fprintf(out, "# THP read+write: %s\n", env_thp_probe_text(what, sizeof what));
 	fprintf(out, "# read fault: %s\n", env_read_faults_per_page() == 2
 		? "zero page (2 a page): a read maps it in, the write copies it"
 		: "no zero page (1 a page): reading a fresh page allocates it");
@@ -487,13 +660,12 @@ static void env_print_header(FILE *out)
 		fprintf(out, "# warning: malloc() comes from %.48s, not libc\n",
 			owner && strstr(owner, ".so") ? owner + 1 : env_malloc_owner());
 	if (env_thp_always())
-		fprintf(out, "# warning: THP always: memory written first may get huge pages;\n"
-			"#   memory read first maps the huge zero page, split by the first\n"
-			"#   write: about 1 fault a page.  Where a huge page could fit,\n"
-			"#   fault predictions are bounds.\n");
+		fprintf(out, "# warning: THP always: a large mapping's aligned part may get huge\n"
+			"#   pages (THP read+write: what each costs); frames predicts its\n"
+			"#   mmapped frames by their addresses, other counts are bounds\n");
 	if (m->hugetlb == 1)
-		fprintf(out, "# warning: hugetlb=1: huge pages make fault counts vary; "
-			"predictions are bounds\n");
+		fprintf(out, "# warning: hugetlb=1: malloc madvises huge pages; frames predicts its\n"
+			"#   mmapped frames by their addresses, other counts are bounds\n");
 }
 
 /* The header before a run meant for people; none under --csv, whose rows

@@ -244,12 +244,15 @@ step9() {
 	run hugetlb GLIBC_TUNABLES=glibc.malloc.hugetlb=1 ./frames$N
 	run hugetlb_tuned GLIBC_TUNABLES=glibc.malloc.hugetlb=1 ./frames --tune$N
 	note "hugetlb=1 makes malloc madvise(MADV_HUGEPAGE) its mmaps and heap growth:" \
-	     "with THP 'madvise' (the header's THP line) a fault can then map 2 MiB at" \
-	     "once, and faults fall from one a 4 KiB page to a few per 2 MiB.  The" \
-	     "prediction is an upper bound, and counts vary from run to run: a huge page" \
-	     "needs 2 MiB of free contiguous memory at that moment (defrag, other work)," \
-	     "khugepaged may collapse pages later, and only the 2 MiB-aligned middle of" \
-	     "the 63 MiB chunk qualifies (its unaligned ends take 4 KiB pages).  With" \
+	     "with THP 'madvise' (the header's THP line) a huge page backs each huge-page-" \
+	     "aligned run of a mapping; its unaligned head and tail keep 4 KiB pages." \
+	     "Where ASLR puts the 63 MiB mapping decides how many fit (30 or 31 of 2 MiB)," \
+	     "so runs differ.  Read first, a huge page costs what the header's THP" \
+	     "read+write line says: 1+1 faults where the write allocates it (Linux" \
+	     "6.13+, commit 1ced09e0331f), 1 + 1 a page where it splits the huge zero" \
+	     "page (older kernels).  frames predicts each mapped frame from its address" \
+	     "(exact); heap frames (--tune) stay an upper bound.  'thp fallbacks' counts" \
+	     "huge pages the kernel could not find (fragmentation, other work).  With" \
 	     "THP 'never' it changes nothing; with 'always' it is already on." \
 	     "hugetlb=2 is different: malloc maps from the reserved hugetlbfs pool" \
 	     "(/proc/sys/vm/nr_hugepages, 0 unless an admin set it), and falls back to" \

@@ -31,8 +31,7 @@ NAMES=("default" "tcache_count=0" "tcache_count=0:arena_max=1")
 scratch_dir
 mkdir -p "$RUN" 2>/dev/null && : 2>/dev/null >"$DETAIL" ||
 	die "cannot write '$DETAIL' (read-only directory? set RUN_DIR)"
-echo "malloc(32 B) + touch + free, $ITERS times a thread, 1 thread and 2,"
-echo "three ways:"
+echo "malloc(32 B) + touch + free, $ITERS times a thread, at 1 and 2 threads:"
 echo "  default                     tcache (per-thread cache, no lock), arena a thread"
 echo "  tcache_count=0              no tcache: every call takes its arena's lock"
 echo "  tcache_count=0:arena_max=1  no tcache, one arena: two threads share one lock"
