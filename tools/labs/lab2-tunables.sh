@@ -81,6 +81,10 @@ awk 'FNR == 1 { f++; tb = 0 } '"$ROW32"' tb == 2 && /^malloc 32 B/ { mean[f] = m
 	"$TMPD/run0-2" "$TMPD/run2-2"
 echo "Every line of the six runs: $DETAIL"
 echo
+# SINGLE_THREAD_P: __libc_malloc calls _int_malloc without the lock and
+# _int_free takes none (glibc-2.36 malloc/malloc.c:3313-3318, 4530, 4568);
+# tcache_count has no env_alias (elf/dl-tunables.list:84-86), arena_max has
+# MALLOC_ARENA_MAX (69-74).
 echo "Read it: one thread barely notices either setting (glibc skips the arena lock"
 echo "while a process has one thread).  At two, without the tcache each call takes"
 echo "its arena's lock, and with one arena both threads queue on that one lock: p90"
