@@ -121,7 +121,8 @@ step2() {
 }
 
 # Step 3's note: _int_free trims the main heap when its top reaches
-# trim_threshold; systrim keeps top_pad plus MINSIZE, rounded up to a page
+# trim_threshold; systrim keeps top_pad (128 KiB: DEFAULT_TOP_PAD, glibc-2.36
+# sysdeps/generic/malloc-machine.h:37-38) plus MINSIZE, rounded up to a page
 # (glibc-2.36 malloc/malloc.c:4668-4677, 2981-2991).
 step3() {
 	heading 3 "no mmap: GLIBC_TUNABLES=glibc.malloc.mmap_max=0"
