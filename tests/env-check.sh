@@ -31,6 +31,8 @@ glibc.malloc.perturb=170:
 glibc.malloc.perturb=170:junk
 glibc.malloc.perturb=170:glibc.malloc.top_pad=1=2
 glibc.malloc.perturb=08:glibc.malloc.trim_threshold=0x10000
+glibc.malloc.top_pad=:glibc.malloc.perturb=3
+glibc.malloc.perturb=5:glibc.malloc.top_pad=0x
 EOC
 }
 

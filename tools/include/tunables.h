@@ -205,7 +205,8 @@ static int env_loader_lists(const char *name)
  * the number stops at the first character it cannot use.  Up to 2.38
  * tunable_initialize() takes what was read: "64M" is 64, "abc" is 0, "08"
  * is 0, without a word.  From 2.39 anything left over rejects the value
- * (with a warning on stderr).
+ * (with a warning on stderr); a value with no digits at all ("", "0x")
+ * still reads as 0, silently.
  * Returns 0 when the number reads as a person would read it, 1 when glibc
  * reads something else (octal, a suffix dropped), -1 when it is rejected.
  */
@@ -233,12 +234,14 @@ static int env_parse_value(const char *s, uint64_t *out)
 		v = v > (UINT64_MAX - (unsigned)d) / (unsigned)base ? UINT64_MAX : v * base + (unsigned)d;
 	}
 	*out = neg ? (uint64_t)0 - v : v;
-	if (*p || !digits) {
-		if (env_glibc_at_least(39))
-			return -1;
-		return 1;
-	}
-	return surprise || neg;
+	/* 2.39+ rejects only a value with something left after the number
+	 * (tunable_initialize, glibc-2.39 elf/dl-tunables.c:132-133): an empty
+	 * value, blanks, a bare sign or "0x" read as 0 without a word there
+	 * too (_dl_strtoul, elf/dl-misc.c:153-176).  tests/env-check.sh
+	 * checks both against the loaders. */
+	if (*p && env_glibc_at_least(39))
+		return -1;
+	return *p || !digits || surprise || neg;
 }
 
 /* Two names one edit apart (a letter missing, extra, wrong or swapped)? */
