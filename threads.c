@@ -157,7 +157,9 @@ static double mean_request(const struct options *o)
  *     field is usable), with nb <= chunksize < nb + MINSIZE: a free chunk
  *     is split unless the rest would be smaller than MINSIZE.
  * Chunk sizes are multiples of MALLOC_ALIGNMENT, so a heap chunk's usable
- * size is SIZE_SZ short of one and an mmapped chunk's is a multiple of it.
+ * size is SIZE_SZ short of one and, up to 2.42, an mmapped chunk's is a
+ * multiple of it; from 2.43 both are SIZE_SZ short, and only the page
+ * rounding of the mapped one tells them apart.
  * (Memory tagging on arm64, glibc.mem.tagging, changes musable(): then the
  * sizes no longer fit and the count says n/a.)
  */
