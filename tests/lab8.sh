@@ -93,23 +93,25 @@ if ${CC:-cc} -static -o "$TMP/uninit-static" tests/uninit.c 2>"$TMP/cc.err"; the
 else
 	skip "a static glibc program" "${CC:-cc} -static cannot link here: $(head -n 1 "$TMP/cc.err")"
 fi
+# no_table NAME PATTERN FILE: policies reads FILE, prints the one line
+# PATTERN says why no policy applies, and no table.
+no_table() {
+	check_exit "$1: exit 0" 0 "$P" "${PK[@]}" -- "$3"
+	grep -q "$2" "$TMP/out" && ! grep -q '^policy' "$TMP/out" &&
+		pass "$1: one line, no table" || fail "$1: one line, no table" "$(tail -n 3 "$TMP/out")"
+}
 # Linked to the loader but not to libc.so.6: nothing links malloc in.
 if ${CC:-cc} -nostdlib -nostartfiles -o "$TMP/nolibc" -x c - -Wl,--no-as-needed -l:libm.so.6 \
 	2>"$TMP/cc.err" <<'EOF'
 void _start(void) { __asm__ volatile("mov $60, %eax\n xor %edi, %edi\n syscall"); }
 EOF
 then
-	check_exit "a program without libc.so.6: exit 0" 0 "$P" "${PK[@]}" -- "$TMP/nolibc"
-	grep -q 'not libc.so.6' "$TMP/out" && ! grep -q '^policy' "$TMP/out" &&
-		pass "a program without libc.so.6: one line, no table" ||
-		fail "a program without libc.so.6: one line, no table" "$(tail -n 3 "$TMP/out")"
+	no_table "a program without libc.so.6" 'not libc.so.6' "$TMP/nolibc"
 else
 	skip "a program without libc.so.6" "it cannot be linked here (x86-64 only)"
 fi
 if command -v musl-gcc >/dev/null 2>&1 && musl-gcc -o "$TMP/musl" "$TMP/hi.c" 2>/dev/null; then
-	check_exit "a musl program: exit 0" 0 "$P" "${PK[@]}" -- "$TMP/musl"
-	grep -q "not glibc's malloc" "$TMP/out" && ! grep -q '^policy' "$TMP/out" &&
-		pass "a musl program: one line, no table" || fail "a musl program: one line" "$(tail -n 3 "$TMP/out")"
+	no_table "a musl program" "not glibc's malloc" "$TMP/musl"
 else
 	skip "a musl program" "musl-gcc is not installed (apt-get install musl-tools)"
 fi
@@ -142,10 +144,7 @@ if ${CC:-cc} -o "$TMP/own" "$TMP/sec.c" 2>"$TMP/cc.err" && chmod u+s "$TMP/own";
 	cp "$TMP/own" "$TMP/setuid"
 	if chown nobody "$TMP/setuid" 2>/dev/null && chmod u+s "$TMP/setuid" &&
 	   [ "$(secure_of "$TMP/setuid")" = 1 ]; then
-		check_exit "a setuid program of another user: exit 0" 0 "$P" "${PK[@]}" -- "$TMP/setuid"
-		grep -q 'setuid: AT_SECURE' "$TMP/out" && ! grep -q '^policy' "$TMP/out" &&
-			pass "a setuid program of another user (AT_SECURE 1): one line, no table" ||
-			fail "a setuid program of another user: one line" "$(tail -n 3 "$TMP/out")"
+		no_table "a setuid program of another user (AT_SECURE 1)" 'setuid: AT_SECURE' "$TMP/setuid"
 	else
 		skip "a setuid program of another user" "chown nobody needs root, or it did not start with AT_SECURE 1"
 	fi
