@@ -38,7 +38,8 @@
 /* glibc's own constants (malloc/malloc.c, malloc/arena.c, 2.26 to 2.41):
  * NARENAS_FROM_NCORES(n) is n x 8 on 64-bit, n x 2 on 32-bit; arena_test
  * defaults to NARENAS_FROM_NCORES(1); HEAP_MAX_SIZE is twice
- * DEFAULT_MMAP_THRESHOLD_MAX: 2 x 32 MiB on 64-bit, 2 x 512 KiB on 32-bit. */
+ * DEFAULT_MMAP_THRESHOLD_MAX: 2 x 32 MiB on 64-bit, 2 x 512 KiB on 32-bit
+ * (glibc-2.36 malloc/malloc.c:964-972, 1935-1936, malloc/arena.c:29-31). */
 #define ARENAS_PER_CPU (sizeof(long) == 4 ? 2u : 8u)
 #define HEAP_MAX_BYTES (sizeof(long) == 4 ? 1ull << 20 : 64ull << 20)
 
@@ -267,18 +268,18 @@ static unsigned arena_limit(uint64_t arena_test, int cpus)
 }
 
 /*
- * arena_get2() (malloc/arena.c, 2.26 to 2.41): a thread's first malloc
- * takes an arena from the free list (left by a thread that exited: none
- * here), else makes a new one while narenas (the main arena included) is
- * under the limit, else shares one (reused_arena).  The limit is arena_max
- * when set; otherwise it is computed once narenas exceeds arena_test (8 on
- * 64-bit), as 8 x CPUs, so arena_test + 1 arenas always come first.  Every
- * worker is alive at once, so the answer is min(threads + 1, limit).
- * "CPUs": __get_nprocs() (online) up to 2.34 and since the BZ 30945 fix
- * (2.39, backported to the 2.34-2.38 branches: Debian's 2.36 has it);
- * 2.35-2.38 builds without it count the CPUs this thread may run on.  On
- * those versions both are worked out; they differ only under taskset or a
- * cpuset.
+ * arena_get2() (malloc/arena.c, 2.26 to 2.41; glibc-2.36 arena.c:924-971):
+ * a thread's first malloc takes an arena from the free list (left by a
+ * thread that exited: none here), else makes a new one while narenas (the
+ * main arena included) is under the limit, else shares one
+ * (reused_arena).  The limit is arena_max when set; otherwise it is
+ * computed once narenas exceeds arena_test (8 on 64-bit), as 8 x CPUs, so
+ * arena_test + 1 arenas always come first.  Every worker is alive at once,
+ * so the answer is min(threads + 1, limit).  "CPUs": __get_nprocs()
+ * (online) up to 2.34 and since the BZ 30945 fix (2.39, backported to the
+ * 2.34-2.38 branches: Debian's 2.36 has it); 2.35-2.38 builds without it
+ * count the CPUs this thread may run on.  On those versions both are
+ * worked out; they differ only under taskset or a cpuset.
  */
 static struct arena_prediction predict_arenas(unsigned threads)
 {

@@ -4,9 +4,11 @@
  * What it shows: the cost of one malloc + touch one byte + free, measured
  * one call at a time with the serialised TSC and reported as a distribution
  * (min p50 p90 p99 p99.9 max mean) for each size class: 32 B (tcache),
- * 4 KiB (the bins), 1 MiB under the default dynamic threshold, 1 MiB forced
- * onto mmap, 1 MiB kept on the heap, and a 64 B pool (a free list over
- * pre-faulted memory).  The first row is the timer itself: every row
+ * 4 KiB (past the tcache: cut from the heap's top, and merged back into it
+ * by free, glibc-2.36 malloc/malloc.c:4644-4651, so no bin holds it here),
+ * 1 MiB under the default dynamic threshold, 1 MiB forced onto mmap,
+ * 1 MiB kept on the heap, and a 64 B pool (a free list over pre-faulted
+ * memory).  The first row is the timer itself: every row
  * includes that floor.
  *
  * Build and run:   make malloc_variance

@@ -13,7 +13,8 @@
  * bug (memory read before it was written, which one policy hid).
  * It reads the command's ELF first and says what it cannot see: a static
  * program ignores LD_PRELOAD; one without glibc's malloc (musl, Go), or a
- * setuid one (AT_SECURE), ignores every row, so no table is printed.
+ * setuid one that runs as another user (AT_SECURE), ignores every row, so
+ * no table is printed.
  *
  * Its worked example is a mode of this program, --pack: a packer after
  * the one whose owner found the fix, blocks of 256 KiB to 64 MiB, each
@@ -40,6 +41,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 
 /* The pin: thresholds far above any block a packer holds, in bytes (glibc
@@ -397,6 +399,19 @@ static int script_interpreter(const unsigned char *f, size_t len, char *out, siz
 	return 0;
 }
 
+/* Does exec'ing this file change the effective user or group ID, so
+ * that the kernel gives it AT_SECURE?  (A setgid bit without group
+ * execute is not setgid: it marks mandatory locking.) */
+static int set_id_switches(const struct stat *st, int fd)
+{
+	struct statvfs vfs;
+
+	if (fstatvfs(fd, &vfs) == 0 && (vfs.f_flag & ST_NOSUID))
+		return 0;
+	return ((st->st_mode & S_ISUID) && st->st_uid != getuid()) ||
+	       ((st->st_mode & S_ISGID) && (st->st_mode & S_IXGRP) && st->st_gid != getgid());
+}
+
 /* What the rows can change for the file at path (a #! script: for its
  * interpreter, a few levels: a pyenv shim is a bash script). */
 static void read_program(const char *path, struct program *p, int depth)
@@ -414,7 +429,15 @@ static void read_program(const char *path, struct program *p, int depth)
 			close(fd);
 		return;
 	}
-	if (st.st_mode & (S_ISUID | S_ISGID)) {
+	/* AT_SECURE (glibc-2.36): malloc's tunables are not read, whether
+	 * from GLIBC_TUNABLES or a MALLOC_* alias (elf/dl-tunables.c:226-245,
+	 * 320-346); LD_PRELOAD loses a name with a '/' (elf/rtld.c:180-190)
+	 * and loads one without only if the library is itself set-user-ID
+	 * (elf/dl-load.c:1882-1891).  The kernel sets AT_SECURE only when
+	 * the ID it switches to is not the caller's real one (measured: a
+	 * set-user-ID file run by its owner gets 0, owned by another user
+	 * 1), and a nosuid mount switches nothing: those run every row. */
+	if (set_id_switches(&st, fd)) {
 		p->kind = PROG_SECURE;
 		snprintf(p->what, sizeof p->what, "set%cid: AT_SECURE, so glibc drops"
 			 " GLIBC_TUNABLES and LD_PRELOAD", st.st_mode & S_ISUID ? 'u' : 'g');

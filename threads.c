@@ -4,9 +4,10 @@
  * The report's test, `malloc-test SIZE COUNT THREADS`: every thread keeps a
  * set of live work buffers, and COUNT times frees a random one and allocates
  * a new one of a random size up to SIZE, writing every page of it.  Before
- * glibc 2.5 every request above a fixed 128 KiB threshold was a fresh
- * mmap(), so every page of every buffer faulted and was zeroed, and the
- * freed buffer went back to the kernel with munmap().
+ * glibc 2.5 every request at or above a fixed 128 KiB threshold was a
+ * fresh mmap() (glibc-2.4 malloc/malloc.c:1461, 2797), so every page of
+ * every buffer faulted and was zeroed, and the freed buffer went back to
+ * the kernel with munmap().
  *
  * Every mode runs on the glibc this program is linked with, so each one
  * reproduces a policy, not the 2005 allocator:
@@ -157,7 +158,9 @@ static double mean_request(const struct options *o)
  *     field is usable), with nb <= chunksize < nb + MINSIZE: a free chunk
  *     is split unless the rest would be smaller than MINSIZE.
  * Chunk sizes are multiples of MALLOC_ALIGNMENT, so a heap chunk's usable
- * size is SIZE_SZ short of one and an mmapped chunk's is a multiple of it.
+ * size is SIZE_SZ short of one and, up to 2.42, an mmapped chunk's is a
+ * multiple of it; from 2.43 both are SIZE_SZ short, and only the page
+ * rounding of the mapped one tells them apart.
  * (Memory tagging on arm64, glibc.mem.tagging, changes musable(): then the
  * sizes no longer fit and the count says n/a.)
  */

@@ -31,6 +31,8 @@ glibc.malloc.perturb=170:
 glibc.malloc.perturb=170:junk
 glibc.malloc.perturb=170:glibc.malloc.top_pad=1=2
 glibc.malloc.perturb=08:glibc.malloc.trim_threshold=0x10000
+glibc.malloc.top_pad=:glibc.malloc.perturb=3
+glibc.malloc.perturb=5:glibc.malloc.top_pad=0x
 EOC
 }
 
@@ -107,8 +109,19 @@ ver=$(tests/bin/env_items | sed -n 's/.* glibc=//p')
 envmsg "a misspelt name is ignored, and the likely name" \
 	'^# warning: glibc.malloc.mmap_treshold=1: no such tunable.*(mmap_threshold?)' \
 	GLIBC_TUNABLES=glibc.malloc.mmap_treshold=1
-envmsg "an inherited MALLOC_MMAP_MAX_=0 is in force" '^# set: MALLOC_MMAP_MAX_=0: malloc never calls mmap' \
+envmsg "an inherited MALLOC_MMAP_MAX_=0 is in force" '^# set: MALLOC_MMAP_MAX_=0: main arena mmaps no block' \
 	MALLOC_MMAP_MAX_=0
+# What that line claims, and what it leaves out on purpose (tests/mmapmax.c
+# says why, from malloc.c): under mmap_max=0 the main thread's 1 MiB block
+# comes from the brk heap, and a second thread's 100 MiB block (more than
+# a thread heap holds) is still mapped on its own.
+if tests/bin/mmapmax >"$TMP/mmapmax" 2>&1 &&
+   [ "$(tr '\n' '|' <"$TMP/mmapmax")" = "main: brk|thread: outside brk|" ]; then
+	pass "env: mmap_max=0 keeps the main arena off mmap, not a thread's big block"
+else
+	fail "env: mmap_max=0 keeps the main arena off mmap, not a thread's big block" \
+		"tests/bin/mmapmax printed: $(tr '\n' '|' <"$TMP/mmapmax")"
+fi
 envmsg "perturb=257 is out of range" '^# warning: glibc.malloc.perturb=257: out of range' \
 	GLIBC_TUNABLES=glibc.malloc.perturb=257
 case $ver in

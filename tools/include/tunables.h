@@ -205,7 +205,8 @@ static int env_loader_lists(const char *name)
  * the number stops at the first character it cannot use.  Up to 2.38
  * tunable_initialize() takes what was read: "64M" is 64, "abc" is 0, "08"
  * is 0, without a word.  From 2.39 anything left over rejects the value
- * (with a warning on stderr).
+ * (with a warning on stderr); a value with no digits at all ("", "0x")
+ * still reads as 0, silently.
  * Returns 0 when the number reads as a person would read it, 1 when glibc
  * reads something else (octal, a suffix dropped), -1 when it is rejected.
  */
@@ -233,12 +234,14 @@ static int env_parse_value(const char *s, uint64_t *out)
 		v = v > (UINT64_MAX - (unsigned)d) / (unsigned)base ? UINT64_MAX : v * base + (unsigned)d;
 	}
 	*out = neg ? (uint64_t)0 - v : v;
-	if (*p || !digits) {
-		if (env_glibc_at_least(39))
-			return -1;
-		return 1;
-	}
-	return surprise || neg;
+	/* 2.39+ rejects only a value with something left after the number
+	 * (tunable_initialize, glibc-2.39 elf/dl-tunables.c:132-133): an empty
+	 * value, blanks, a bare sign or "0x" read as 0 without a word there
+	 * too (_dl_strtoul, elf/dl-misc.c:153-176).  tests/env-check.sh
+	 * checks both against the loaders. */
+	if (*p && env_glibc_at_least(39))
+		return -1;
+	return *p || !digits || surprise || neg;
 }
 
 /* Two names one edit apart (a letter missing, extra, wrong or swapped)? */
@@ -331,9 +334,13 @@ static struct env_item *env_add_item(struct env_malloc *m, const char *source,
 		it->fate = env_loader_lists(name) == 1 ? ENV_UNMODELLED : ENV_UNKNOWN;
 		return it;
 	}
-	/* Secure mode (setuid): up to 2.38 malloc's tunables but check are
-	 * skipped; from 2.39 the loader ignores all of them. */
-	if (getauxval(AT_SECURE) && (env_glibc_at_least(39) || strcmp(t->name, "check"))) {
+	/* Secure mode (setuid): up to 2.38 every malloc tunable is skipped
+	 * (a security_level other than NONE, glibc-2.36 elf/dl-tunables.c:
+	 * 226-245 and 320-346), check too unless /etc/suid-debug exists
+	 * (maybe_enable_malloc_check, 267-272); from 2.39 the loader ignores
+	 * all of them. */
+	if (getauxval(AT_SECURE) && (env_glibc_at_least(39) || strcmp(t->name, "check") ||
+				     access("/etc/suid-debug", F_OK) != 0)) {
 		it->fate = ENV_SECURE;
 		return it;
 	}
@@ -342,13 +349,16 @@ static struct env_item *env_add_item(struct env_malloc *m, const char *source,
 		it->fate = ENV_MALFORMED;
 		return it;
 	}
+	/* Out of range: do_tunable_update_val returns before it sets the
+	 * value, without a word (glibc-2.36 elf/dl-tunables.c:129-132). */
 	if (!env_in_range(t, &it->value)) {
 		it->fate = ENV_RANGE;
 		return it;
 	}
 	/* do_set_mmap_threshold() up to 2.34: "Forbid setting the threshold
 	 * too high", i.e. above HEAP_MAX_SIZE / 2 (32 MiB on 64-bit); it
-	 * changes nothing then, so the threshold stays dynamic. */
+	 * changes nothing then, so the threshold stays dynamic (glibc-2.34
+	 * malloc/malloc.c:5226-5238; 2.35 dropped the test, BZ 27801). */
 	if (!strcmp(t->name, "mmap_threshold") && !env_glibc_at_least(35) &&
 	    it->value > (sizeof(long) == 8 ? 32u << 20 : 512u << 10)) {
 		it->fate = ENV_REFUSED;
@@ -407,7 +417,10 @@ static void env_read_tunables(struct env_malloc *m, const char *t)
 
 /* Everything the environment sets, as the running glibc reads it:
  * GLIBC_TUNABLES, then each MALLOC_* alias whose tunable GLIBC_TUNABLES did
- * not set (a set tunable wins over its alias in every version). */
+ * not set (a set tunable wins over its alias in every version: 2.36's
+ * __tunables_init skips an alias whose tunable is initialized, and a
+ * GLIBC_TUNABLES read later sets it again, glibc-2.36 elf/dl-tunables.c:
+ * 105, 137, 308). */
 __attribute__((unused))
 static const struct env_malloc *env_malloc_policy(void)
 {
@@ -478,7 +491,12 @@ static void env_describe(const struct env_item *it, char *buf, size_t len)
 	switch (it->fate) {
 	case ENV_APPLIED:
 		if (!strcmp(short_name, "mmap_max") && it->value == 0)
-			snprintf(buf, len, "malloc never calls mmap; fixed threshold");
+			/* sysmalloc maps a block only while n_mmaps <
+			 * n_mmaps_max (glibc-2.36 malloc/malloc.c:2573-2575),
+			 * but a thread's arena still mmaps its heaps and,
+			 * when a heap cannot hold the block, the block
+			 * (2667-2673): tests/claims.c shows it. */
+			snprintf(buf, len, "main arena mmaps no block; fixed threshold");
 		else if (!strcmp(short_name, "perturb"))
 			/* Not blocks the tcache serves: its hit returns before
 			 * alloc_perturb, its free before free_perturb (glibc-2.36
@@ -487,9 +505,15 @@ static void env_describe(const struct env_item *it, char *buf, size_t len)
 			snprintf(buf, len, "0x%02x on malloc; never tcache blocks",
 				 (unsigned)(it->value ^ 0xff) & 0xff);
 		else if (!strcmp(short_name, "hugetlb"))
+			/* 2: MAP_HUGETLB for mmapped blocks of a huge page or
+			 * more and for thread heaps, ordinary pages when that
+			 * fails; the brk heap never (glibc-2.36
+			 * malloc/malloc.c:2579-2586, arena.c:565-575). */
 			snprintf(buf, len, it->value == 1 ? "malloc madvises huge pages"
-				 : it->value == 2 ? "malloc maps hugetlbfs pages if reserved"
+				 : it->value == 2 ? "big blocks from hugetlbfs if reserved"
 				 : "no huge pages asked for");
+		/* Each do_set_* sets no_dyn_threshold (glibc-2.36
+		 * malloc/malloc.c:5308-5344), the default value too. */
 		else if (strstr("mmap_threshold trim_threshold top_pad mmap_max", short_name))
 			snprintf(buf, len, "%sthe threshold no longer adapts", env_read_as(it, dec));
 		else

@@ -104,6 +104,9 @@ step1() {
 	fi
 }
 
+# Step 2's note: a freed mmapped chunk raises the threshold only when its
+# mapping is strictly below DEFAULT_MMAP_THRESHOLD_MAX, 32 MiB on 64-bit
+# (glibc-2.36 malloc/malloc.c:972, 3366-3368): a 63 MiB frame never does.
 step2() {
 	heading 2 "where the blocks come from: strace counts brk, mmap and munmap"
 	if ! strace_works; then echo "  skipped: $STRACE_WHY"; return 0; fi
@@ -116,13 +119,18 @@ step2() {
 	     "free() unmaps it, and the next frame starts from untouched pages."
 }
 
+# Step 3's note: _int_free trims the main heap when its top reaches
+# trim_threshold; systrim keeps top_pad (128 KiB: DEFAULT_TOP_PAD, glibc-2.36
+# sysdeps/generic/malloc-machine.h:37-38) plus MINSIZE, rounded up to a page
+# (glibc-2.36 malloc/malloc.c:4668-4677, 2981-2991).
 step3() {
 	heading 3 "no mmap: GLIBC_TUNABLES=glibc.malloc.mmap_max=0"
 	run mmap_max GLIBC_TUNABLES=glibc.malloc.mmap_max=0 ./frames --alloc malloc$N
 	note "No gain: the block now comes from the brk heap, but free() trims the top" \
 	     "of the heap back to the kernel (63 MiB > trim_threshold, 128 KiB), so every" \
-	     "frame still starts on fresh pages.  The few corrupt pixels are the 128 KiB" \
-	     "(top_pad) that the trim keeps: a first glimpse of the bug."
+	     "frame still starts on fresh pages.  The few corrupt pixels lie in what the" \
+	     "trim keeps, top_pad (128 KiB) and up to a page more: a first glimpse of" \
+	     "the bug."
 }
 
 step4() {
@@ -156,6 +164,10 @@ step6() {
 	fi
 }
 
+# Step 7's note: __libc_calloc returns an mmapped chunk uncleared and clears
+# only the old-top part of a chunk carved from freshly grown top
+# (MORECORE_CLEARS); any other chunk is cleared whole (glibc-2.36
+# malloc/malloc.c:3707-3720).
 step7() {
 	heading 7 "the fixes: clear the frame (malloc + memset, or calloc)"
 	run fix_memset ./frames --tune --alloc memset$N

@@ -81,9 +81,15 @@ awk 'FNR == 1 { f++; tb = 0 } '"$ROW32"' tb == 2 && /^malloc 32 B/ { mean[f] = m
 	"$TMPD/run0-2" "$TMPD/run2-2"
 echo "Every line of the six runs: $DETAIL"
 echo
+# SINGLE_THREAD_P: __libc_malloc calls _int_malloc without the lock and
+# _int_free takes none (glibc-2.36 malloc/malloc.c:3313-3318, 4530, 4568);
+# tcache_count has no env_alias (elf/dl-tunables.list:84-86), arena_max has
+# MALLOC_ARENA_MAX (69-74).  With threads, malloc locks its arena (arena_get,
+# 3321) while free puts a fastbin-size chunk (32 B is one) on its list with
+# an atomic compare-and-exchange, no lock (4489-4549).
 echo "Read it: one thread barely notices either setting (glibc skips the arena lock"
-echo "while a process has one thread).  At two, without the tcache each call takes"
-echo "its arena's lock, and with one arena both threads queue on that one lock: p90"
-echo "and the mean jump.  If p90 stays at p50 with two threads, they rarely ran at"
-echo "once (a busy machine): rerun.  MALLOC_ARENA_MAX=1 is arena_max's other"
-echo "spelling; tcache_count has none."
+echo "while a process has one thread).  At two, without the tcache each malloc takes"
+echo "its arena's lock (free swaps the block onto a fastbin atomically), and with one"
+echo "arena both threads queue on that one lock: p90 and the mean jump.  If p90"
+echo "stays at p50 with two threads, they rarely ran at once (a busy machine): rerun."
+echo "MALLOC_ARENA_MAX=1 is arena_max's other spelling; tcache_count has none."

@@ -376,8 +376,12 @@ strace_table() {
 		done
 		echo
 	done
+	# x86: flush_tlb_mm_range (arch/x86/mm/tlb.c) interrupts the CPUs in the
+	# process's mm_cpumask besides its own; mmap (vm_mmap_pgoff, mm/util.c)
+	# and munmap (__vm_munmap) take mmap_lock for write.
 	echo "# mmap + munmap per request is the old policy's price: each takes mmap_lock for"
-	echo "# write, and each munmap in a threaded process sends TLB-shootdown interrupts."
+	echo "# write, and a munmap interrupts each other CPU that may hold the process's"
+	echo "# mappings in its TLB (a TLB shootdown: make lab3's TLB column)."
 	echo "# mprotect grows a thread's heap; madvise gives a heap's free pages back; futex"
 	echo "# is a thread waiting (the barriers, an arena's lock)."
 }

@@ -195,9 +195,13 @@ strace_rows() {
 			"$(field "$TMPD/o$i" 'RssAnon after')" "$(field "$TMPD/o$i" 'RssAnon trimmed' | grep . || echo -)"
 	done
 	echo
+	# alloc_new_heap, shrink_heap, mtrim: glibc-2.36 malloc/arena.c:482-559,
+	# 612-637, malloc/malloc.c:5035-5088 (4 threads here: 3 heaps of 128 MiB
+	# cut by 1 or 2 munmaps, 1 of 64 MiB at the address a cut left free).
 	echo "Read it: calls counted by strace -f -c over the whole run, 4 threads.  A thread"
-	echo "arena's heap is one mmap of 128 MiB of PROT_NONE, trimmed to an aligned 64 MiB"
-	echo "(munmap), then mprotect'ed as it grows; free() hands back a heap's top with"
+	echo "arena's heap is an mmap of 128 MiB of PROT_NONE cut to an aligned 64 MiB (one"
+	echo "or two munmaps), or of 64 MiB where an earlier cut left an aligned hole; it is"
+	echo "mprotect'ed as it grows; free() hands back a heap's top with"
 	echo "madvise(MADV_DONTNEED) (shrink_heap).  malloc_trim(0) adds one madvise per free"
 	echo "chunk holding a whole page, in every arena (mtrim), and a brk for the main"
 	echo "heap's top (systrim).  The counts under strace are real; its times are not."
