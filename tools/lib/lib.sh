@@ -43,6 +43,17 @@ knob() {
 	printf -v "$1" '%s' "$v"
 }
 
+# from_caller NAME...: each variable NAME, a path the user typed relative
+# to the directory the script was started in (caller, which the script
+# sets to $PWD before its cd to the kit), made absolute; an empty or
+# absolute path is left as it is.
+from_caller() {
+	local v
+	for v in "$@"; do
+		case ${!v} in ''|/*) ;; *) printf -v "$v" '%s/%s' "$caller" "${!v}" ;; esac
+	done
+}
+
 # need_built PROGRAM...: each ./PROGRAM (run from the kit's top directory)
 # is built, or die naming the make command that builds it.
 need_built() {
