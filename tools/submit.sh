@@ -81,6 +81,12 @@ whole FRAMES "$FRAMES" 1
 whole SCALE "$SCALE" 1
 whole VARIANCE_ITERS "$VARIANCE_ITERS" 2
 whole COUNT_LARGE "$COUNT_LARGE" 1
+# over a cap of the grader's: a file it would refuse (make submit stops
+# sooner, in the Makefile; this is the door without make)
+for k in FRAMES SCALE VARIANCE_ITERS COUNT_LARGE; do
+	over=$(knob_over_cap "$k" "${!k}")
+	[ -z "$over" ] || { echo "$PROG: $over" >&2; usage; }
+done
 case $BYTES in
 [1-9]*[KMG]|[1-9]*) bytes_n=${BYTES%[KMG]}
 	case $bytes_n in *[!0-9]*) echo "$PROG: BYTES wants a size like 16M, not '$BYTES'" >&2; usage ;; esac ;;
