@@ -220,10 +220,12 @@ load_align() { # ELF FILE: the largest PT_LOAD p_align, or "unknown"
 # The kit: a git revision, the commit a git archive (a ZIP download)
 # recorded, or src-HASH without either; kit_sources, the hash of the
 # programs' sources as they are here, lets the grader tell whether they
-# are that revision's (tools/lib/kitversion).
+# are that revision's (tools/lib/kitversion).  Format 3 makes that line
+# mandatory: the grader refuses a file without it.
 kit=$(tools/lib/kitversion 2>/dev/null) || kit=
 [ -n "$kit" ] || kit="unknown (not a checkout)"
-kit_sources=$(tools/lib/kitversion --sources 2>/dev/null) || kit_sources=unknown
+kit_sources=$(tools/lib/kitversion --sources 2>/dev/null) ||
+	die "cannot hash the programs' sources (tools/lib/kitversion --sources)"
 # The programs stamp the revision they were built at into every row; the
 # grader holds the rows to the header, so a build older than the checkout
 # is refused here (make submit rebuilds it), not marked at grading.
@@ -259,7 +261,7 @@ fi
 
 {
 	echo "# malloc-labs submission: check it with tools/grade.sh FILE"
-	echo "format: malloc-labs-submission 2"
+	echo "format: malloc-labs-submission 3"
 	echo "student: $STUDENT"
 	echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "kit: $kit"
