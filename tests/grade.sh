@@ -437,13 +437,19 @@ if ! git rev-parse --git-dir >/dev/null 2>&1; then
 elif ! grep -q '^PASS  file  *kit ' "$TMP/g_clean" || [ "${g_kit%-dirty}" != "$g_kit" ]; then
 	skip "34: a revision known by its sources" "the fresh submission's kit ($g_kit) is not a clean known revision"
 else
+	# g_kit_integrity NAME FILE WHY: FILE is INTEGRITY kit, WHY its reason,
+	# exit 4, and no other check moves from the clean grade.
+	g_kit_integrity() {
+		g_grade "$2"; rc=$?
+		if [ $rc -eq 4 ] && [ "$(g_changes)" = "INTEGRITY file kit" ] && grep -qF "($3" "$TMP/g_out"; then
+			pass "34: $1 -> INTEGRITY kit, exit 4"
+		else
+			fail "34: $1" "exit $rc: $(g_changes) $(grep -A1 '^INTEGRITY' "$TMP/g_out" | head -n 2)"
+		fi
+	}
 	sed '/^kit_sources: /d; s/^format: .*/format: malloc-labs-submission 2/' "$G_SUB" >"$TMP/g_f2.txt"
-	g_grade "$TMP/g_f2.txt"; rc=$?
-	if [ $rc -eq 4 ] && [ "$(g_changes)" = "INTEGRITY file kit" ] && grep -q "(kit $g_kit writes format 3, not 2 " "$TMP/g_out"; then
-		pass "34: a format 3 revision's file relabelled format 2 without kit_sources -> INTEGRITY kit, exit 4"
-	else
-		fail "34: a format 2 relabel" "exit $rc: $(g_changes) $(grep -A1 '^INTEGRITY' "$TMP/g_out" | head -n 2)"
-	fi
+	g_kit_integrity "a format 3 revision's file relabelled format 2 without kit_sources" "$TMP/g_f2.txt" \
+		"kit $g_kit writes format 3, not 2 "
 	sed "s/^kit: .*/kit: 0123abc/; /^csv: /s/,$g_kit\$/,0123abc/" "$G_SUB" >"$TMP/g_local.txt"
 	g_grade "$TMP/g_local.txt"; rc=$?
 	if [ "$rc" = "$g_rc0" ] && [ -z "$(g_changes)" ] && grep -q '^PASS  file  *kit ' "$TMP/g_out" &&
@@ -453,10 +459,6 @@ else
 		fail "34: an unknown revision with known sources" "exit $rc (want $g_rc0): $(g_changes) $(grep '^# kit' "$TMP/g_out")"
 	fi
 	sed 's/^kit_sources: .*/kit_sources: 000000000000/' "$TMP/g_local.txt" >"$TMP/g_local0.txt"
-	g_grade "$TMP/g_local0.txt"; rc=$?
-	if [ $rc -eq 4 ] && [ "$(g_changes)" = "INTEGRITY file kit" ] && grep -q '(kit 0123abc is not a revision of this kit' "$TMP/g_out"; then
-		pass "34: kit 0123abc with sources no revision has -> INTEGRITY kit, exit 4"
-	else
-		fail "34: an unknown revision with unknown sources" "exit $rc: $(g_changes) $(grep -A1 '^INTEGRITY' "$TMP/g_out" | head -n 2)"
-	fi
+	g_kit_integrity "kit 0123abc with sources no revision has" "$TMP/g_local0.txt" \
+		"kit 0123abc is not a revision of this kit"
 fi
