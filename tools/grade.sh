@@ -169,22 +169,26 @@ kit_format() {
 		cat "$ROOT/tools/submit.sh"
 	fi | sed -n 's/^[[:space:]]*echo "format: malloc-labs-submission \([0-9][0-9]*\)"$/\1/p' | head -n 1
 }
-# kit_known REV FORMAT: the grader's word on a file's kit (KIT_KNOWN in
-# grade.awk): kit_status's; as:R for a revision this kit does not know
+# kit_known REV FORMAT: KK, the grader's word on a file's kit (KIT_KNOWN
+# in grade.awk): kit_status's; as:R for a revision this kit does not know
 # whose kit_sources are the sources of its revision R (a student's local
 # commit that changed no program: graded as R); format:N for a file in
 # an older format than its revision writes (N: a kit_sources line taken
-# out, say, to pass as a legacy file).
+# out, say, to pass as a legacy file).  A class's local commits are many
+# revisions of few sources: SRC_REV keeps each hash's answer.
+declare -A SRC_REV=()
 kit_known() {
-	local v r f
-	v=$(kit_status "$1") r=${1%-dirty}
-	if [ "$v" = no ] && r=$(sources_rev "${KIT_SOURCES:-}") && [ -n "$r" ]; then v=as:$r; fi
-	case $v:$r in
+	local r=${1%-dirty} f h=${KIT_SOURCES:-}
+	KK=$(kit_status "$1")
+	if [ "$KK" = no ] && [ -n "$h" ]; then
+		[ -n "${SRC_REV[$h]+x}" ] || SRC_REV[$h]=$(sources_rev "$h")
+		[ -z "${SRC_REV[$h]}" ] || { r=${SRC_REV[$h]}; KK=as:$r; }
+	fi
+	case $KK:$r in
 	yes:src-*) ;;
 	yes:*|as:*) f=$(kit_format "$r")
-		case $2 in [0-9]|[0-9][0-9]) [ -n "$f" ] && [ "$2" -lt "$f" ] && v=format:$f ;; esac ;;
+		case $2 in [0-9]|[0-9][0-9]) [ -n "$f" ] && [ "$2" -lt "$f" ] && KK=format:$f ;; esac ;;
 	esac
-	echo "$v"
 }
 
 T=$(mktemp -d) || exit 2
@@ -333,7 +337,9 @@ for i in "${!FILES[@]}"; do
 			refuse "$i" "${BIG[$j]}"
 		else
 			key="${KIT[$j]}|${KSRC[$j]}|${FMT[$j]}"
-			[ -n "${KNOWN[$key]+x}" ] || KNOWN[$key]=$(KIT_SOURCES=${KSRC[$j]} kit_known "${KIT[$j]}" "${FMT[$j]}")
+			if [ -z "${KNOWN[$key]+x}" ]; then
+				KIT_SOURCES=${KSRC[$j]} kit_known "${KIT[$j]}" "${FMT[$j]}"; KNOWN[$key]=$KK
+			fi
 			known=${KNOWN[$key]}
 		fi
 		j=$((j + 1))
