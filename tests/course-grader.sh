@@ -269,12 +269,12 @@ if [ -f "$SUB" ]; then
 	fi
 
 	# 24: relabelled as format 1 (which had no Lab 6): this kit grades
-	# format 2 only, so it is not a submission at all.
-	sed 's/^format: malloc-labs-submission 2$/format: malloc-labs-submission 1/; s/ --no-thp//' "$SUB" |
+	# formats 2 and 3 only, so it is not a submission at all.
+	sed 's/^format: malloc-labs-submission [0-9]*$/format: malloc-labs-submission 1/; s/ --no-thp//' "$SUB" |
 		awk '/^@run lab6\./ { s = 1 } !s { print } /^@end$/ { s = 0 }' >"$CG/f.txt"
 	cg_grade "$CG/f.txt"; rc=$?
-	if [ $rc -eq 2 ] && grep -q 'format 2 only' "$CG/err"; then
-		pass "24: relabelled as format 1, Lab 6 deleted -> not graded (exit 2: this kit grades format 2 only)"
+	if [ $rc -eq 2 ] && grep -q 'formats 2 and 3 only' "$CG/err"; then
+		pass "24: relabelled as format 1, Lab 6 deleted -> not graded (exit 2: this kit grades formats 2 and 3 only)"
 	else
 		fail "24: a format 1 relabel" "exit $rc: $(head -c 200 "$CG/err") $(tail -n 1 "$CG/out")"
 	fi
@@ -286,8 +286,8 @@ if [ -f "$SUB" ]; then
 
 	sed 's/^kit: \([0-9a-f]*\).*/kit: \1-dirty/; s/^sources_changed: .*/sources_changed: frames.c/' "$SUB" >"$CG/f.txt"
 	cg_case "forgery: kit -dirty with frames.c changed -> INTEGRITY kit (not the kit's programs)" 4 '^INTEGRITY  file +kit'
-	sed 's/^kit: .*/kit: 0123abc/' "$SUB" >"$CG/f.txt"
-	cg_case "forgery: a kit revision this kit never had (a local commit?) -> INTEGRITY kit" 4 '^INTEGRITY  file +kit'
+	sed 's/^kit: .*/kit: 0123abc/; s/^kit_sources: .*/kit_sources: 000000000000/' "$SUB" >"$CG/f.txt"
+	cg_case "forgery: a kit revision this kit never had, sources no revision has -> INTEGRITY kit" 4 '^INTEGRITY  file +kit'
 	# not a checkout: the programs were built without git too (rows: unknown)
 	cg_nokit() { sed "s/^kit: .*/kit: unknown (not a checkout)/; /^csv: /s/,$kit\$/,unknown/" "$SUB"; }
 	cg_nokit >"$CG/f.txt"

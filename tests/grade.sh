@@ -41,7 +41,7 @@ elif [ $rc -eq 0 ] && [ "$(g_lines FAIL)" -eq 0 ] && [ "$(g_lines ENV)" -eq 0 ] 
 else
 	fail "grade: a fresh submission" "exit $rc: $(grep -m 3 -E '^(FAIL|ENV)' "$TMP/g_out") $(head -c 200 "$TMP/g_err")"
 fi
-cp "$TMP/g_out" "$TMP/g_clean"
+cp "$TMP/g_out" "$TMP/g_clean"; g_rc0=$rc
 # make grade FILE= as a student types it: its first line is the grade's,
 # not make's echo of its recipe; the status line stays for a failure (a
 # handout's stubs fail their steps: make's 2, the grader's status first).
@@ -391,4 +391,74 @@ if [ $rc -eq 1 ] && [ "$rev" -eq 3 ] && grep -q "^$G_SUB,tester,.*,REVIEW,0,.*; 
 	pass "34: a file of the batch renamed: every copy REVIEW with score 0 (below the honest failure's $fail_score), the withheld score named, exit 1"
 else
 	fail "34: a renamed copy in a batch" "exit $rc, $rev REVIEW: $(cut -c 1-40,150- "$TMP/g_out")"
+fi
+
+# Format 3 (make submit's) must carry kit_sources: a file without the
+# line, or with one that is no hash, is not graded (exit 2, one line
+# saying why, the CSV row status none with the reason).
+for g_ks in '/^kit_sources: /d' 's/^kit_sources: .*/kit_sources: unknown/'; do
+	sed "$g_ks" "$G_SUB" >"$TMP/g_f3.txt"
+	tools/grade.sh --csv "$TMP/g_f3.txt" >"$TMP/g_out" 2>"$TMP/g_err"; rc=$?
+	if grep -qx 'format: malloc-labs-submission 3' "$G_SUB" && [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/g_err")" -eq 1 ] &&
+	   grep -q 'format 3 without a kit_sources line' "$TMP/g_err" &&
+	   grep -q ',none,.*"format 3 without a kit_sources line' "$TMP/g_out"; then
+		pass "34: format 3 with '$g_ks' -> not graded, exit 2, one line, the reason in the row"
+	else
+		fail "34: format 3 with '$g_ks'" "exit $rc: $(head -c 200 "$TMP/g_err") $(tail -n 1 "$TMP/g_out" | cut -c 1-100)"
+	fi
+done
+
+# Format 2 (the kit's older files: the reference, the fixtures, kept as
+# the legacy examples) grades as it always did: clean, its row CLEAN at
+# full score with no word of the format, its report one legacy line more
+# than a format 3 file's (none).
+f=tests/fixtures/zero-page-6.18/submission-frames10.txt
+g_grade "$f"; rc=$?
+tools/grade.sh --csv "$f" >"$TMP/g_csv" 2>/dev/null
+row=$(tail -n 1 "$TMP/g_csv")
+if grep -qx 'format: malloc-labs-submission 2' "$f" && [ $rc -eq 0 ] &&
+   [ "$(grep -c '^# legacy: submission format 2 ' "$TMP/g_out")" -eq 1 ] &&
+   ! grep -q '^# legacy' "$TMP/g_clean" && ! grep -qi 'legacy\|format' "$TMP/g_csv" &&
+   [[ $row == *,CLEAN,*,* ]] && [ "$(sed -n 's/^Score: \([0-9]*\)\/\([0-9]*\)$/\1 \2/p' "$TMP/g_out" | awk '{ print $1 == $2 }')" = 1 ]; then
+	pass "34: a format 2 fixture grades clean, one legacy line in the report, none in its CSV row"
+else
+	fail "34: a format 2 fixture as legacy" "exit $rc: $(grep -m 2 -E '^(# legacy|FAIL|ENV|INTEGRITY)' "$TMP/g_out") $(cut -c 1-100 <<<"$row")"
+fi
+
+# The kit's word on a revision (git: its history; see tools/grade.sh's
+# kit_known): a format 2 file of a revision whose make submit writes
+# format 3 is INTEGRITY kit (kit_sources taken out to pass as legacy); a
+# revision this kit never had whose kit_sources are a known revision's
+# sources (a student's own commit of an answer sheet) grades as that
+# revision, nothing else moving; with sources no revision has: INTEGRITY.
+g_kit=$(sed -n 's/^kit: //p' "$G_SUB")
+if ! git rev-parse --git-dir >/dev/null 2>&1; then
+	skip "34: a revision known by its sources" "no git here: the grader knows no history"
+elif ! grep -q '^PASS  file  *kit ' "$TMP/g_clean" || [ "${g_kit%-dirty}" != "$g_kit" ]; then
+	skip "34: a revision known by its sources" "the fresh submission's kit ($g_kit) is not a clean known revision"
+else
+	# g_kit_integrity NAME FILE WHY: FILE is INTEGRITY kit, WHY its reason,
+	# exit 4, and no other check moves from the clean grade.
+	g_kit_integrity() {
+		g_grade "$2"; rc=$?
+		if [ $rc -eq 4 ] && [ "$(g_changes)" = "INTEGRITY file kit" ] && grep -qF "($3" "$TMP/g_out"; then
+			pass "34: $1 -> INTEGRITY kit, exit 4"
+		else
+			fail "34: $1" "exit $rc: $(g_changes) $(grep -A1 '^INTEGRITY' "$TMP/g_out" | head -n 2)"
+		fi
+	}
+	sed '/^kit_sources: /d; s/^format: .*/format: malloc-labs-submission 2/' "$G_SUB" >"$TMP/g_f2.txt"
+	g_kit_integrity "a format 3 revision's file relabelled format 2 without kit_sources" "$TMP/g_f2.txt" \
+		"kit $g_kit writes format 3, not 2 "
+	sed "s/^kit: .*/kit: 0123abc/; /^csv: /s/,$g_kit\$/,0123abc/" "$G_SUB" >"$TMP/g_local.txt"
+	g_grade "$TMP/g_local.txt"; rc=$?
+	if [ "$rc" = "$g_rc0" ] && [ -z "$(g_changes)" ] && grep -q '^PASS  file  *kit ' "$TMP/g_out" &&
+	   grep -Eq '^# kit 0123abc: not a revision here; its sources are [0-9a-f]+.s: graded as [0-9a-f]+$' "$TMP/g_out"; then
+		pass "34: kit 0123abc (no revision here) with a known revision's kit_sources -> $(sed -n 's/.*graded as //p' "$TMP/g_out"), exit $rc"
+	else
+		fail "34: an unknown revision with known sources" "exit $rc (want $g_rc0): $(g_changes) $(grep '^# kit' "$TMP/g_out")"
+	fi
+	sed 's/^kit_sources: .*/kit_sources: 000000000000/' "$TMP/g_local.txt" >"$TMP/g_local0.txt"
+	g_kit_integrity "kit 0123abc with sources no revision has" "$TMP/g_local0.txt" \
+		"kit 0123abc is not a revision of this kit"
 fi

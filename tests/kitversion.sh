@@ -77,9 +77,11 @@ kit_status() { # GRADER FILE: the status word of GRADER's "file kit" line
 	"$1" "$2" 2>/dev/null | awk '$2 == "file" && $3 == "kit" { print $1; exit }'
 }
 # with_kit KIT SOURCES: the reference submission with those kit and
-# kit_sources lines (it was recorded before kit_sources was written).
+# kit_sources lines, in format 3 as make submit writes it now (it was
+# recorded in format 2, before kit_sources was written; a format 2 file
+# of a kit that writes 3 is INTEGRITY kit on its own).
 with_kit() {
-	sed "/^kit_sources: /d; s/^kit: .*/kit: $1\nkit_sources: $2/" "$REF"
+	sed "/^kit_sources: /d; s/^format: .*/format: malloc-labs-submission 3/; s/^kit: .*/kit: $1\nkit_sources: $2/" "$REF"
 }
 with_kit "src-$own" "$own" >"$TMP/src.txt"
 st=$(kit_status tools/grade.sh "$TMP/src.txt")

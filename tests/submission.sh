@@ -23,3 +23,21 @@ if shared_submission && [ "$(tail -n 1 "$(dirname "$SUB")/sub.err")" = "submit: 
 else
 	fail "make submit names what to upload" "stderr ends: $(tail -n 1 "$(dirname "$SUB")/sub.err")"
 fi
+
+# A knob over the grader's cap (tools/grading/knobs: cap FRAMES) makes a
+# file the grader refuses: make submit stops first, one line naming the
+# cap, exit 2, no file and no .part; tools/submit.sh without make too.
+cap=$(awk '$1 == "cap" && $2 == "FRAMES" { print $3; exit }' tools/grading/knobs)
+if [ -z "$cap" ]; then
+	skip "make submit FRAMES over the cap" "tools/grading/knobs has no cap FRAMES line"
+else
+	make --no-print-directory -s submit STUDENT=capped OUT="$TMP/capped.txt" FRAMES=$((cap + 1)) >"$TMP/out" 2>"$TMP/err"; rc=$?
+	if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "FRAMES $((cap + 1)) is over the grader's cap $cap " "$TMP/err" &&
+	   [ ! -s "$TMP/out" ] && [ -z "$(ls "$TMP" | grep '^capped')" ]; then
+		pass "make submit FRAMES=$((cap + 1)): refused (cap $cap), exit 2, one line, nothing written"
+	else
+		fail "make submit FRAMES=$((cap + 1))" "exit $rc: $(head -c 300 "$TMP/err"); $(ls "$TMP" | grep '^capped')"
+	fi
+	check_refused "FRAMES=$((cap + 1)) OUT=$TMP/capped.txt tools/submit.sh"
+	[ ! -e "$TMP/capped.txt" ] || fail "tools/submit.sh FRAMES over the cap" "it wrote $TMP/capped.txt"
+fi

@@ -114,7 +114,7 @@ if [ $HAVE_GIT = 0 ]; then
 	OWN_KIT=$("$ROOT/tools/lib/kitversion" 2>/dev/null)
 	OWN_SOURCES=$("$ROOT/tools/lib/kitversion" --sources 2>/dev/null)
 fi
-kit_known() {
+kit_status() { # REV: yes, no, unknown or changed (above)
 	rev=${1%-dirty}
 	case $rev in ''|-*|*[!A-Za-z0-9._-]*) echo no; return ;; esac
 	case $rev in src-*)
@@ -139,6 +139,56 @@ kit_known() {
 	else
 		echo unknown
 	fi
+}
+# sources_rev HASH: a revision of this kit whose programs' sources hash to
+# HASH (a submission's kit_sources), or nothing.  With git: the newest
+# commit that wrote HASH into tools/lib/kit-sources (each commit carries
+# its own sources' hash there: tests/kitversion.sh), checked against the
+# commit's files themselves; without git: this kit's own revision, when
+# HASH is this kit's sources.
+sources_rev() {
+	local c
+	case $1 in ????????????) ;; *) return 1 ;; esac
+	case $1 in *[!0-9a-f]*) return 1 ;; esac
+	if [ $HAVE_GIT = 1 ]; then
+		c=$(git -C "$ROOT" log -p --format='commit %h' -- tools/lib/kit-sources 2>/dev/null |
+			awk -v h="+$1" '/^commit / { c = $2 } $0 == h { print c; exit }')
+		[ -n "$c" ] && [ "$("$ROOT/tools/lib/kitversion" --sources "$c" 2>/dev/null)" = "$1" ] && echo "$c"
+	else
+		case $OWN_KIT in ''|src-*) return 1 ;; esac
+		[ "$1" = "$OWN_SOURCES" ] && echo "$OWN_KIT"
+	fi
+}
+# kit_format REV: the submission format REV's make submit writes (the
+# number in its tools/submit.sh's format line), or nothing when it cannot
+# be told (no git: only this kit's own revision).
+kit_format() {
+	if [ $HAVE_GIT = 1 ]; then
+		git -C "$ROOT" show "$1:tools/submit.sh" 2>/dev/null
+	elif [ "$1" = "$OWN_KIT" ]; then
+		cat "$ROOT/tools/submit.sh"
+	fi | sed -n 's/^[[:space:]]*echo "format: malloc-labs-submission \([0-9][0-9]*\)"$/\1/p' | head -n 1
+}
+# kit_known REV FORMAT: KK, the grader's word on a file's kit (KIT_KNOWN
+# in grade.awk): kit_status's; as:R for a revision this kit does not know
+# whose kit_sources are the sources of its revision R (a student's local
+# commit that changed no program: graded as R); format:N for a file in
+# an older format than its revision writes (N: a kit_sources line taken
+# out, say, to pass as a legacy file).  A class's local commits are many
+# revisions of few sources: SRC_REV keeps each hash's answer.
+declare -A SRC_REV=()
+kit_known() {
+	local r=${1%-dirty} f h=${KIT_SOURCES:-}
+	KK=$(kit_status "$1")
+	if [ "$KK" = no ] && [ -n "$h" ]; then
+		[ -n "${SRC_REV[$h]+x}" ] || SRC_REV[$h]=$(sources_rev "$h")
+		[ -z "${SRC_REV[$h]}" ] || { r=${SRC_REV[$h]}; KK=as:$r; }
+	fi
+	case $KK:$r in
+	yes:src-*) ;;
+	yes:*|as:*) f=$(kit_format "$r")
+		case $2 in [0-9]|[0-9][0-9]) [ -n "$f" ] && [ "$2" -lt "$f" ] && KK=format:$f ;; esac ;;
+	esac
 }
 
 T=$(mktemp -d) || exit 2
@@ -243,27 +293,29 @@ fi
 # The heads: a line each readable file, fields split by \037 (a control
 # byte, so never in a value: every other one becomes ?): the first
 # student, kit and kit_sources lines' values, as grade.awk reads them (a CR
-# and trailing blanks dropped), whether it carries an answer sheet, and
-# the first record with more CSV lines than the row cap (read line by
-# line, nothing kept: the file stops there and is refused).
+# and trailing blanks dropped), whether it carries an answer sheet, the
+# first record with more CSV lines than the row cap (read line by line,
+# nothing kept: the file stops there and is refused), and the number of
+# its format line.
 for i in "${!FILES[@]}"; do [ "${OK[$i]}" = 1 ] && printf '%s\n' "${FILES[$i]}"; done >"$T/list"
 awk -v cap="$CAP_ROWS" 'function val(k,    v) { v = substr(line, length(k) + 3); sub(/\r$/, "", v); sub(/[ \t\r\n\v\f]+$/, "", v)
 		gsub(/[^ -~]/, "?", v); return v }
-	{ st = kt = ks = big = ""; q = 0; hs = hk = hx = 0; rows = 0
+	{ st = kt = ks = fm = big = ""; q = 0; hs = hk = hx = hf = 0; rows = 0
 	  while ((getline line < $0) > 0) {
 		if (!hs && line ~ /^student: /) { st = val("student"); hs = 1 }
 		else if (!hk && line ~ /^kit: /) { kt = val("kit"); hk = 1 }
 		else if (!hx && line ~ /^kit_sources: /) { ks = val("kit_sources"); hx = 1 }
+		else if (!hf && line ~ /^format: malloc-labs-submission /) { fm = substr(val("format"), 24); hf = 1 }
 		if (line ~ /^(questions: |@answers)/) q = 1
 		if (line ~ /^@run /) { rows = 0; rec = substr(line, 6, 40); gsub(/[^ -~]/, "?", rec) }
 		else if (cap != "" && line ~ /^csv: / && ++rows > cap + 0) { big = "record " rec ": over " cap " CSV lines (cap record_rows, tools/grading/knobs)"; break }
 	  }
 	  close($0)
-	  printf "%s\037%s\037%s\037%d\037%s\n", st, kt, ks, q, big }' "$T/list" >"$T/heads" ||
+	  printf "%s\037%s\037%s\037%d\037%s\037%s\n", st, kt, ks, q, big, fm }' "$T/list" >"$T/heads" ||
 	{ say "grade: cannot read the submissions' heads" >&2; exit 2; }
-STUDENT=() KIT=() KSRC=() HASQ=() BIG=()
-while IFS=$'\037' read -r st kt ks q big; do
-	STUDENT+=("$st"); KIT+=("$kt"); KSRC+=("$ks"); HASQ+=("$q"); BIG+=("$big")
+STUDENT=() KIT=() KSRC=() HASQ=() BIG=() FMT=()
+while IFS=$'\037' read -r st kt ks q big fm; do
+	STUDENT+=("$st"); KIT+=("$kt"); KSRC+=("$ks"); HASQ+=("$q"); BIG+=("$big"); FMT+=("$fm")
 done <"$T/heads"
 
 # The answer sheets' parameters (a cksum of the name: tools/grading/questions.sh),
@@ -284,8 +336,10 @@ for i in "${!FILES[@]}"; do
 		if [ -n "${BIG[$j]}" ]; then
 			refuse "$i" "${BIG[$j]}"
 		else
-			key="${KIT[$j]}|${KSRC[$j]}"
-			[ -n "${KNOWN[$key]+x}" ] || KNOWN[$key]=$(KIT_SOURCES=${KSRC[$j]} kit_known "${KIT[$j]}")
+			key="${KIT[$j]}|${KSRC[$j]}|${FMT[$j]}"
+			if [ -z "${KNOWN[$key]+x}" ]; then
+				KIT_SOURCES=${KSRC[$j]} kit_known "${KIT[$j]}" "${FMT[$j]}"; KNOWN[$key]=$KK
+			fi
 			known=${KNOWN[$key]}
 		fi
 		j=$((j + 1))

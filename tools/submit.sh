@@ -81,6 +81,12 @@ whole FRAMES "$FRAMES" 1
 whole SCALE "$SCALE" 1
 whole VARIANCE_ITERS "$VARIANCE_ITERS" 2
 whole COUNT_LARGE "$COUNT_LARGE" 1
+# over a cap of the grader's: a file it would refuse (make submit stops
+# sooner, in the Makefile; this is the door without make)
+for k in FRAMES SCALE VARIANCE_ITERS COUNT_LARGE; do
+	over=$(knob_over_cap "$k" "${!k}")
+	[ -z "$over" ] || { echo "$PROG: $over" >&2; usage; }
+done
 case $BYTES in
 [1-9]*[KMG]|[1-9]*) bytes_n=${BYTES%[KMG]}
 	case $bytes_n in *[!0-9]*) echo "$PROG: BYTES wants a size like 16M, not '$BYTES'" >&2; usage ;; esac ;;
@@ -214,10 +220,12 @@ load_align() { # ELF FILE: the largest PT_LOAD p_align, or "unknown"
 # The kit: a git revision, the commit a git archive (a ZIP download)
 # recorded, or src-HASH without either; kit_sources, the hash of the
 # programs' sources as they are here, lets the grader tell whether they
-# are that revision's (tools/lib/kitversion).
+# are that revision's (tools/lib/kitversion).  Format 3 makes that line
+# mandatory: the grader refuses a file without it.
 kit=$(tools/lib/kitversion 2>/dev/null) || kit=
 [ -n "$kit" ] || kit="unknown (not a checkout)"
-kit_sources=$(tools/lib/kitversion --sources 2>/dev/null) || kit_sources=unknown
+kit_sources=$(tools/lib/kitversion --sources 2>/dev/null) ||
+	die "cannot hash the programs' sources (tools/lib/kitversion --sources)"
 # The programs stamp the revision they were built at into every row; the
 # grader holds the rows to the header, so a build older than the checkout
 # is refused here (make submit rebuilds it), not marked at grading.
@@ -253,7 +261,7 @@ fi
 
 {
 	echo "# malloc-labs submission: check it with tools/grade.sh FILE"
-	echo "format: malloc-labs-submission 2"
+	echo "format: malloc-labs-submission 3"
 	echo "student: $STUDENT"
 	echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	echo "kit: $kit"

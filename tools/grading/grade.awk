@@ -1,6 +1,7 @@
 # tools/grading/grade.awk - the grader's model: reads submissions (make
-# submit, format 2), each listed in MANIFEST (see "batch" at the end), and
-# checks every record against what first principles say it must hold.
+# submit, format 3, or 2 before it), each listed in MANIFEST (see "batch"
+# at the end), and checks every record against what first principles say
+# it must hold.
 # Loaded by tools/grade.sh after tools/lib/csv.awk, tools/grading/steps.awk and alike.awk:
 #   awk -v MANIFEST=LIST -f csv.awk -f steps.awk -f alike.awk -f grade.awk -f gradescope.awk </dev/null
 # Variables (a file's own from its MANIFEST line): SHIPPED (the kit's
@@ -16,7 +17,9 @@
 # (the student's own parameters: tools/grading/questions.sh params NAME),
 # KIT_KNOWN (yes, no or unknown: the kit revision is in the grader's own
 # git history, or src-HASH names its own sources; changed: the revision is,
-# but the submission's kit_sources are not its sources), SHOWKEY (1: print
+# but the submission's kit_sources are not its sources; as:REV, no revision
+# here, but its kit_sources are those of REV: graded as REV; format:N, the
+# revision writes format N, newer than the file's), SHOWKEY (1: print
 # the answers' key, for the instructor), HANDOUT (1: grade.sh runs in a
 # handout: no answer is marked).
 #
@@ -754,10 +757,19 @@ function check_trim(u,    span, lim, a) {
 
 function grade_one() {
 	gsub(/[^ -~]/, "?", SUBFILE)
-	if (H["format"] != "malloc-labs-submission 2" || H["glibc"] == "" || H["page_bytes"] == "") {
+	# Format 3 (make submit today) must carry kit_sources, the hash the
+	# kit check holds to the revision's sources; format 2 (the kit's older
+	# files: the reference, the fixtures) is graded as it always was, and
+	# tools/grade.sh says INTEGRITY when its revision writes format 3.
+	if (H["format"] !~ /^malloc-labs-submission [23]$/ || H["glibc"] == "" || H["page_bytes"] == "") {
 		if (H["format"] ~ /^malloc-labs-submission [0-9]+$/)
-			print "grade: " SUBFILE ": " H["format"] ": this kit grades format 2 only (make submit again with this kit)" > "/dev/stderr"
+			print "grade: " SUBFILE ": " H["format"] ": this kit grades formats 2 and 3 only (make submit again with this kit)" > "/dev/stderr"
 		else print "grade: " SUBFILE ": not a malloc-labs submission (no header: format, glibc, page_bytes)" > "/dev/stderr"
+		return 2
+	}
+	if (H["format"] ~ / 3$/ && (length(H["kit_sources"]) != 12 || H["kit_sources"] ~ /[^0-9a-f]/)) {
+		B_WHY = "format 3 without a kit_sources line (12 hex digits, as make submit writes it)"
+		print "grade: " SUBFILE ": not graded: " B_WHY > "/dev/stderr"
 		return 2
 	}
 	if ((H["steps"] ~ /^exercise/) != (MODE == "check")) {
@@ -832,6 +844,9 @@ function grade_one() {
 	# (issue 34: what a file can prove, said where it is graded)
 	rep("# a file graded alone is a self-check of the machine that wrote it, not proof")
 	rep("# of whose code ran: make check, or a course's re-run, measures the code")
+	if (H["format"] ~ / 2$/) rep("# legacy: submission format 2 (kit_sources not required); make submit writes 3")
+	if (KIT_KNOWN ~ /^as:/)
+		rep("# kit " H["kit"] ": not a revision here; its sources are " substr(KIT_KNOWN, 4) "'s: graded as " substr(KIT_KNOWN, 4))
 	rep(sprintf("%-4s  %-19s  %-16s %12s %12s %6s %5s", "", "step", "check", "got", "want", "tol", "pts"))
 	integrity()
 	for (i = 1; i <= ngraded; i++) { ANSWERING = (GRADED[i] in STUDENT_STEP); check_commands(GRADED[i]) }
@@ -1125,6 +1140,7 @@ function integrity(    i, r, k, n, a, c, col, nc, bad, known, rid, b, o, fam, se
 			bad = "kit " k ": the programs' sources had local changes (" (("sources_changed" in H) ? H["sources_changed"] : "which: not recorded") ")"
 		else if (KIT_KNOWN == "no") bad = "kit " k " is not a revision of this kit (a local commit?)"
 		else if (KIT_KNOWN == "changed") bad = "kit " k ": kit_sources " H["kit_sources"] " are not that revision's sources"
+		else if (KIT_KNOWN ~ /^format:/) bad = "kit " k " writes format " substr(KIT_KNOWN, 8) ", not " substr(H["format"], 24) " (a line taken out?)"
 		fcheck("kit", bad, 1)
 	}
 	# a copy of a file the kit ships (make reference's, a fixture) under

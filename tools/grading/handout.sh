@@ -23,7 +23,7 @@ case ${1:-} in
 esac
 [ $# = 1 ] || bad_usage "one DIR, not $#"
 out=$1
-case $out in /*) ;; *) out=$caller/$out ;; esac
+from_caller out
 [ ! -e tools/lib/handout ] ||
 	bad_usage "this is a handout already: make handout runs in the instructor's kit"
 if [ -e "$out" ] && { [ ! -d "$out" ] || [ -n "$(ls -A "$out" 2>/dev/null)" ]; }; then

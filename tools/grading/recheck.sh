@@ -42,9 +42,8 @@ while [ $# -gt 0 ]; do
 done
 [ $# = 1 ] || bad_usage "$([ $# = 0 ] && echo "no DIR" || echo "one DIR only")"
 dir=$1
-case $dir in /*) ;; *) dir=$caller/$dir ;; esac
+from_caller dir json
 [ -d "$dir" ] && [ -r "$dir" ] || bad_usage "'$(shown "$1")' is not a directory that can be read"
-case $json in ''|/*) ;; *) json=$caller/$json ;; esac
 CC=${CC:-cc}
 command -v "$CC" >/dev/null 2>&1 || die "no compiler '$CC' here"
 for t in nm readelf; do command -v "$t" >/dev/null 2>&1 || die "$t is missing (apt-get install binutils)"; done

@@ -66,6 +66,29 @@ lab_knobs() {
 # command it shows when it is the program's own default, which that line
 # repeats (tests/registry.sh holds them equal).
 lab_default() { awk -v l="$1" -v n="$2" '$1 == l && $2 == n { print $3 }' tools/labs/knobs; }
+# knob_over_cap NAME VALUE: when VALUE is a whole number over the grader's
+# cap on knob NAME (a "cap NAME N" line of tools/grading/knobs, read from
+# the kit's top directory), one line saying so on stdout; nothing when it
+# is not (no cap, or VALUE no number: its own check says so).  make submit
+# and make check stop on it before anything runs: the grader would refuse
+# the file.
+knob_over_cap() {
+	local cap
+	cap=$(awk -v k="$1" '$1 == "cap" && $2 == k { print $3; exit }' tools/grading/knobs 2>/dev/null)
+	[[ $cap =~ ^[0-9]{1,18}$ && $2 =~ ^[0-9]{1,18}$ ]] || return 0
+	[ "$2" -le "$cap" ] || echo "$1 $2 is over the grader's cap $cap (cap $1, tools/grading/knobs)"
+}
+
+# from_caller NAME...: each variable NAME, a path the user typed relative
+# to the directory the script was started in (caller, which the script
+# sets to $PWD before its cd to the kit), made absolute; an empty or
+# absolute path is left as it is.
+from_caller() {
+	local v
+	for v in "$@"; do
+		case ${!v} in ''|/*) ;; *) printf -v "$v" '%s/%s' "$caller" "${!v}" ;; esac
+	done
+}
 
 # need_built PROGRAM...: each ./PROGRAM (run from the kit's top directory)
 # is built, or die naming the make command that builds it.

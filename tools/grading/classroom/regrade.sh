@@ -46,7 +46,7 @@ bad=0 i=0
 for arg in "$@"; do
 	i=$((i + 1))
 	case $arg in *=*) login=${arg%%=*} clone=${arg#*=} ;; *) login= clone=$arg ;; esac
-	case $clone in /*) ;; *) clone=$caller/$clone ;; esac
+	from_caller clone
 	[ -n "$login" ] || login=$(basename "$clone")
 	out=$LOG/$i-$(printf '%s' "$login" | tr -c 'A-Za-z0-9._-' '_')
 	progress "$i of $#: $(shown "$login")"
