@@ -508,8 +508,10 @@ static void env_describe(const struct env_item *it, char *buf, size_t len)
 			/* 2: MAP_HUGETLB for mmapped blocks of a huge page or
 			 * more and for thread heaps, ordinary pages when that
 			 * fails; the brk heap never (glibc-2.36
-			 * malloc/malloc.c:2579-2586, arena.c:565-575). */
-			snprintf(buf, len, it->value == 1 ? "malloc madvises huge pages"
+			 * malloc/malloc.c:2579-2586, arena.c:565-575).  1: the
+			 * madvise only where THP's mode is madvise; under always
+			 * and never no call is made (do_set_hugetlb, 5426-5437). */
+			snprintf(buf, len, it->value == 1 ? "malloc madvises huge pages if THP is madvise"
 				 : it->value == 2 ? "big blocks from hugetlbfs if reserved"
 				 : "no huge pages asked for");
 		/* Each do_set_* sets no_dyn_threshold (glibc-2.36
