@@ -201,8 +201,8 @@ check_exit "submit: a bad knob exits 2" 2 env FRAMES=ten tools/submit.sh
 # checker.  A row without one, or with a name grade.awk lacks, stops the
 # grade (exit 2, the row named); a new row naming an existing checker is
 # graded with no other edit (here a second trim step, its record copied).
-g_awk() { # STEPS FILE: grade FILE against another step table
-	printf '%s\t%s\t\tyes\t1\n' "$2" "$2" >"$TMP/g_manifest"
+g_awk() { # STEPS FILE [KIT_DATE]: grade FILE against another step table
+	printf '%s\t%s\t\tyes\t1\t\t%s\n' "$2" "$2" "${3:-}" >"$TMP/g_manifest"
 	awk -v STEPS="$1" -v SUMMARY= -v MODE=report -v KNOBS_FILE=tools/grading/knobs -v MANIFEST="$TMP/g_manifest" \
 		-f tools/lib/csv.awk -f tools/grading/steps.awk -f tools/grading/alike.awk -f tools/grading/grade.awk \
 		-f tools/grading/gradescope.awk </dev/null >"$TMP/g_out" 2>"$TMP/g_err"
@@ -218,9 +218,57 @@ g_steps_refused() {
 g_steps_refused "a graded row without a checker" 's/| threads_tuned:lab3\.pre25 |/| - |/' \
 	'graded step lab3.tuned names no checker'
 g_steps_refused "a checker grade.awk does not have" 's/| trim |/| trimm |/' "step lab6.trim names checker 'trimm'"
-{ cat tools/grading/steps; echo 'lab6.trim-again | run | L6 trim, again | - | ./arenas --csv --trim --threads 4 | trim | -'; } >"$TMP/g_steps"
+g_steps_refused "points that do not start with a total" 's/| 3 trimmed_kib=2 \*=1 |/| trimmed_kib=2 |/' \
+	"step lab6.trim: points 'trimmed_kib=2' do not start"
+g_steps_refused "a tolerance of no known form" 's/| minor_faults=fault | -$/| minor_faults=few | -/' "is not CHECK=N, fault"
+g_steps_refused "a since that is no UTC time" 's/^\(lab6\.trim .*\)| -$/\1| 2026-12-03/' "since '2026-12-03' is not"
+g_steps_refused "points that its checks do not add up to" 's/| 3 trimmed_kib=2 \*=1 |/| 4 trimmed_kib=2 *=1 |/' \
+	"step lab6.trim: its checks are out of 3 points, its row says 4"
+g_steps_refused "a check its row gives no points" 's/| 3 trimmed_kib=2 \*=1 |/| 3 trimmed=2 |/' \
+	"step lab6.trim gives no points for its check"
+
+# The table carries the scoring (issue 38): the graded rows' points and the
+# row "file" add up to the maximum a file is graded out of, the exercise
+# rows' to make check's; a row's points and tolerance are read from it.
+g_max=$(awk -v KIND=maximum -f tools/grading/steps.awk tools/grading/steps | paste -sd' ')
+tools/grade.sh "$G_SUB" >"$TMP/g_sub.out" 2>/dev/null
+g_got=$(sed -n 's/^Score: [0-9]*\///p' "$TMP/g_sub.out")
+if [ "$g_max" = "submission $g_got check 59" ] && [ "$g_got" = 229 ]; then
+	pass "steps: the rows' points add up to the maximum the grader prints ($g_max)"
+else fail "steps: the rows' points add up to the maximum" "table: $g_max; the grader: $g_got"; fi
+sed 's/^\(lab6\.trim .*\)| 3 trimmed_kib=2 \*=1 |/\1| 5 trimmed_kib=4 *=1 |/; s/^\(lab4\.30M  .*\)| minor_faults=fault |/\1| minor_faults=77 |/' \
+	tools/grading/steps >"$TMP/g_steps"
+g_awk "$TMP/g_steps" "$G_SUB"; rc=$?
+if ! needs_solution lab6.give_memory_back "steps: a row's points and tolerance come from the table"; then :
+elif [ $rc -eq 0 ] && grep -q '^PASS  lab6\.trim  *trimmed_kib .*  4/4$' "$TMP/g_out" &&
+   grep -q '^PASS  lab4\.30M  *minor_faults .* +-77 ' "$TMP/g_out" && grep -q '^Score: 231/231$' "$TMP/g_out"; then
+	pass "steps: a row's points and tolerance come from the table (trimmed_kib 4 points, Lab 4's faults +-77)"
+else fail "steps: points and tolerance from the table" "exit $rc: $(grep -E 'trimmed_kib|30M  *minor|^Score' "$TMP/g_out" | tr '\n' '|')"; fi
+
+# A step the file's kit did not have (since: after the date of the kit's
+# revision) is SKIP, named, and out of the maximum: the score, the maximum
+# and the exit status are the file's without the step.  A kit that had it
+# (or an undated kit) is graded on it, and a record deleted FAILs.
+g_since=2026-12-03T12:00:00Z
+{ cat tools/grading/steps
+  echo "lab6.trim-again | run | L6 trim, again | - | ./arenas --csv --trim --threads 4 | trim | - | 3 trimmed_kib=2 *=1 | - | $g_since"; } >"$TMP/g_steps"
 sed -n '/^@run lab6\.trim$/,/^@end$/p' "$G_SUB" | sed 's/^@run lab6\.trim$/@run lab6.trim-again/' >"$TMP/g_rec"
 awk -v rec="$TMP/g_rec" '/^@human$/ { while ((getline l < rec) > 0) print l; print "" } { print }' "$G_SUB" >"$TMP/g_new.txt"
+g_awk tools/grading/steps "$G_SUB"; g_rc0=$?; g_score0=$(grep '^Score: ' "$TMP/g_out")
+g_awk "$TMP/g_steps" "$G_SUB" 2026-12-03T11:59:59Z; rc=$?
+if [ $rc -eq $g_rc0 ] && [ "$(grep '^Score: ' "$TMP/g_out")" = "$g_score0" ] &&
+   grep -q "^SKIP  lab6\.trim-again  *since .*  -$" "$TMP/g_out" && grep -q "(a step since $g_since: " "$TMP/g_out" &&
+   ! grep -q '^[A-Z]*  lab6\.trim-again  *\(commands\|trimmed_kib\) ' "$TMP/g_out"; then
+	pass "since: a step after the file's kit is SKIP, named; score, maximum and exit as without it ($g_score0)"
+else fail "since: a step after the file's kit" "exit $rc (want $g_rc0): $(grep -E 'trim-again|^Score' "$TMP/g_out" | tr '\n' '|')"; fi
+g_awk "$TMP/g_steps" "$G_SUB" "$g_since"; rc=$?
+if [ $rc -eq 1 ] && grep -q '^FAIL  lab6\.trim-again  *trimmed_kib  *missing ' "$TMP/g_out"; then
+	pass "since: a kit that had the step and a file without its record: FAIL (deleting a record gains nothing)"
+else fail "since: a missing record of a step the kit had" "exit $rc: $(grep -E 'trim-again|^Score' "$TMP/g_out" | tr '\n' '|')"; fi
+g_awk "$TMP/g_steps" "$TMP/g_new.txt" 2026-12-03T11:59:59Z; rc=$?
+if [ $rc -eq 4 ] && grep -q '^INTEGRITY  *file  *records_known .*' "$TMP/g_out"; then
+	pass "since: a record of a step the file's kit did not have is not the kit's (INTEGRITY)"
+else fail "since: a record its kit could not make" "exit $rc: $(grep -E 'records_known|^Score' "$TMP/g_out" | tr '\n' '|')"; fi
 g_awk "$TMP/g_steps" "$TMP/g_new.txt"; rc=$?
 if ! needs_solution lab6.give_memory_back "steps: a new row naming the trim checker is graded by it"; then :
 elif [ $rc -eq 0 ] && grep -q '^PASS  lab6\.trim-again  *trimmed_kib ' "$TMP/g_out" &&

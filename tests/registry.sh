@@ -292,3 +292,61 @@ if [ -d "$K/.git" ]; then
 else
 	skip ".gitignore covers scratch$N" "git is not installed"
 fi
+
+# ------------------------------------------------- a new graded step (issue 38)
+# A scratch graded step (an existing program and checker), dated now in
+# its since column, committed in a clone of this checkout (its history,
+# so the fixtures' kit revisions are known and dated).  Every fixture and
+# the reference grade as they do here, byte for byte in the gradebook CSV
+# and in exit status (their kits are older: the step is SKIP, named); a
+# submission made by the changed kit is graded on the step, and without
+# its record FAILs it.
+if ! command -v git >/dev/null 2>&1 || ! git rev-parse --git-dir >/dev/null 2>&1; then
+	skip "a new graded step: the fixtures grade as before" "not a git checkout (or no git): no history to date kits by"
+	exit 0
+fi
+C=$TMP/since
+git clone -q --shared . "$C" && kit_copy "$C" ||
+	{ fail "a new graded step: a clone of the checkout" "git clone failed"; exit 0; }
+since=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+printf 'lab6.scratch | run | L6 scratch (tests) | - | ./arenas --csv --threads 3 --rounds 2 --blocks 10 | arenas:4 | - | 3 arenas=2 *=1 | - | %s\n' \
+	"$since" >>"$C/tools/grading/steps"
+git -C "$C" add -A && git -C "$C" -c user.name=tests -c user.email=tests@localhost commit -qm 'scratch step' ||
+	{ fail "a new graded step: its commit" "git commit failed"; exit 0; }
+diff_files=
+for f in results/reference-submission.txt tests/fixtures/*/submission-*.txt ../shared/fixtures/*/submission-*.txt; do
+	[ -f "$f" ] || continue
+	p=$(cd "$(dirname "$f")" && pwd)/$(basename "$f")
+	tools/grade.sh --csv "$p" >"$TMP/before.csv" 2>/dev/null; rc_before=$?
+	(cd "$C" && tools/grade.sh --csv "$p") >"$TMP/after.csv" 2>/dev/null; rc_after=$?
+	(cd "$C" && tools/grade.sh "$p") >"$TMP/after.rep" 2>/dev/null
+	if [ $rc_before != $rc_after ] || ! cmp -s "$TMP/before.csv" "$TMP/after.csv" ||
+	   ! grep -q '^SKIP  lab6\.scratch  *since ' "$TMP/after.rep"; then
+		diff_files="$diff_files $f (exit $rc_before -> $rc_after)"
+	fi
+	n_files=$((${n_files:-0} + 1))
+done
+if [ -z "$diff_files" ] && [ "${n_files:-0}" -ge 2 ]; then
+	pass "a new graded step: $n_files files (the fixtures, the reference) grade as before (CSV, exit), the step SKIP"
+else
+	fail "a new graded step: the fixtures grade as before" "differ:${diff_files:- no files}"
+fi
+make --no-print-directory -s -C "$C" all >"$TMP/out" 2>&1 &&
+	(cd "$C" && make --no-print-directory -s submit STUDENT=tester OUT="$TMP/fresh.txt" $SHARED_KNOBS) >>"$TMP/out" 2>&1
+rc=$?
+(cd "$C" && tools/grade.sh "$TMP/fresh.txt") >"$TMP/fresh.rep" 2>&1
+rc_grade=$?
+if [ $rc -eq 0 ] && [ $rc_grade -eq 0 ] && grep -q '^PASS  lab6\.scratch  *arenas ' "$TMP/fresh.rep" &&
+   grep -q '^Score: 232/232$' "$TMP/fresh.rep"; then
+	pass "a new graded step: a submission of the changed kit is graded on it (Score: 232/232)"
+else
+	fail "a new graded step: a submission of the changed kit" "submit $rc, grade $rc_grade: $(grep -E 'scratch|^Score' "$TMP/fresh.rep" | tr '\n' '|') $(tail -n 2 "$TMP/out")"
+fi
+sed '/^@run lab6\.scratch$/,/^@end$/d' "$TMP/fresh.txt" >"$TMP/fresh-del.txt"
+(cd "$C" && tools/grade.sh "$TMP/fresh-del.txt") >"$TMP/fresh.rep" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -q '^FAIL  lab6\.scratch  *arenas  *missing ' "$TMP/fresh.rep"; then
+	pass "a new graded step: its record deleted from that submission FAILs it (deleting gains nothing)"
+else
+	fail "a new graded step: its record deleted" "exit $rc: $(grep -E 'scratch|^Score' "$TMP/fresh.rep" | tr '\n' '|')"
+fi

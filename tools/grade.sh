@@ -191,6 +191,17 @@ kit_known() {
 	esac
 }
 
+# kit_date REV: when git committed the kit revision a submission names, in
+# UTC (YYYY-MM-DDTHH:MM:SSZ, as tools/grading/steps writes a step's since),
+# or nothing when git cannot say (no checkout, a revision it lacks,
+# src-HASH): grade.awk then holds the file to every step.
+kit_date() {
+	local rev=${1%-dirty}
+	case $rev in ''|-*|src-*|*[!A-Za-z0-9._-]*) return ;; esac
+	[ $HAVE_GIT = 1 ] || return
+	TZ=UTC0 git -C "$ROOT" show -s --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ "$rev^{commit}" 2>/dev/null
+}
+
 T=$(mktemp -d) || exit 2
 SUMMARY=$T/summary MANIFEST=$T/manifest
 # Standard output is kept in a file and copied out at the end: busybox awk
@@ -325,12 +336,12 @@ for j in "${!STUDENT[@]}"; do [ "${HASQ[$j]}" = 1 ] && printf '%s\n' "${STUDENT[
 QP=(); while IFS= read -r l; do QP+=("$l"); done <"$T/params"
 
 # The manifest grade.awk reads: PATH SHOWN QKNOBS KIT_KNOWN READABLE WHY
-# (READABLE 1, 0, utf16: readable, but not in the encoding make submit
-# wrote, or refused: over a cap, WHY says which).
-declare -A KNOWN=()
+# KIT_DATE (READABLE 1, 0, utf16: readable, but not in the encoding make
+# submit wrote, or refused: over a cap, WHY says which).
+declare -A KNOWN=() DATES=()
 j=0
 for i in "${!FILES[@]}"; do
-	q= known=unknown
+	q= known=unknown kdate=
 	if [ "${OK[$i]}" = 1 ]; then
 		q=${QP[$j]:-}; [ "$q" = - ] && q=
 		if [ -n "${BIG[$j]}" ]; then
@@ -341,10 +352,13 @@ for i in "${!FILES[@]}"; do
 				KIT_SOURCES=${KSRC[$j]} kit_known "${KIT[$j]}" "${FMT[$j]}"; KNOWN[$key]=$KK
 			fi
 			known=${KNOWN[$key]}
+			key="k${KIT[$j]}"     # (a bash array's key cannot be empty)
+			[ -n "${DATES[$key]+x}" ] || DATES[$key]=$(kit_date "${KIT[$j]}")
+			kdate=${DATES[$key]}
 		fi
 		j=$((j + 1))
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "${FILES[$i]}" "${SHOWN[$i]}" "$q" "$known" "${OK[$i]}" "${WHY[$i]:-}"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${FILES[$i]}" "${SHOWN[$i]}" "$q" "$known" "${OK[$i]}" "${WHY[$i]:-}" "$kdate"
 done >"$MANIFEST"
 
 # One awk grades a share of the files; a class is split into contiguous

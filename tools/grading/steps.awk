@@ -3,6 +3,8 @@
 # before a program (awk -f tools/grading/steps.awk -f prog.awk), or from the shell:
 #   awk -v KIND=graded -v KNOBS="FRAMES=10 ..." -v STRACE=1 [-v QUESTIONS=1] -f tools/grading/steps.awk tools/grading/steps
 #   awk -v KIND=tolerance -f tools/grading/steps.awk      (fault_tolerance(), below)
+#   awk -v KIND=maximum -f tools/grading/steps.awk tools/grading/steps
+#       (the maximum a file is graded out of, and make check's: the rows' points)
 #   awk -v KIND=exercise -v KNOBS=... -v STRACE=1 -f tools/grading/steps.awk tools/grading/steps
 #       (make check: the rows that grade an exercise, and the rows their
 #       checkers compare with)
@@ -16,25 +18,28 @@
 # which mawk, gawk and busybox awk all know; tested under all three.
 
 # steps_load(path): the table into STEP_ID, STEP_KINDS, STEP_LABEL,
-# STEP_ENV, STEP_CMD, STEP_CHECK, STEP_EX [1..n]; returns n.  A malformed
-# line, a graded row that names no checker, a check row that grades no
-# exercise, or an exercise name that is not labN.name stops awk (exit 2).
+# STEP_ENV, STEP_CMD, STEP_CHECK, STEP_EX, STEP_TOTAL, STEP_SINCE [1..n],
+# each row's points in STEP_POINTS[id, check] and its tolerances in
+# STEP_TOLS[id, check] (steps_scoring()); returns n.  A malformed line, a
+# graded row that names no checker or no points, a check row that grades
+# no exercise, or an exercise name that is not labN.name stops awk (exit 2).
 function steps_load(path,    line, n, f, k, rc) {
 	n = 0
 	while ((rc = (getline line < path)) > 0) {
 		if (line ~ /^[ \t]*(#|$)/) continue
-		if (split(line, f, "|") != 7) {
-			print "steps: " path ": not seven |-separated columns: " line > "/dev/stderr"
+		if (split(line, f, "|") != 10) {
+			print "steps: " path ": not ten |-separated columns: " line > "/dev/stderr"
 			exit 2
 		}
-		for (k = 1; k <= 7; k++) { sub(/^[ \t]+/, "", f[k]); sub(/[ \t]+$/, "", f[k]) }
+		for (k = 1; k <= 10; k++) { sub(/^[ \t]+/, "", f[k]); sub(/[ \t]+$/, "", f[k]) }
 		n++
 		STEP_ID[n] = f[1]; STEP_KINDS[n] = f[2]; STEP_LABEL[n] = f[3]
 		STEP_ENV[n] = (f[4] == "-") ? "" : f[4]; STEP_CMD[n] = f[5]
 		STEP_CHECK[n] = (f[6] == "-") ? "" : f[6]
 		STEP_EX[n] = (f[7] == "-") ? "" : f[7]
+		STEP_SINCE[n] = (f[10] == "-") ? "" : f[10]
 		STEP_N[f[1]] = n
-		if ((steps_has(n, "graded") || steps_has(n, "check")) && STEP_CHECK[n] == "") {
+		if ((steps_has(n, "graded") || steps_has(n, "check") || steps_has(n, "file")) && STEP_CHECK[n] == "") {
 			print "steps: " path ": the graded step " f[1] " names no checker" > "/dev/stderr"
 			exit 2
 		}
@@ -42,10 +47,81 @@ function steps_load(path,    line, n, f, k, rc) {
 			print "steps: " path ": step " f[1] ": exercise '" f[7] "' is not labN.name" > "/dev/stderr"
 			exit 2
 		}
+		if (STEP_SINCE[n] !~ /^([0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z)?$/) {
+			print "steps: " path ": step " f[1] ": since '" f[10] "' is not - or YYYY-MM-DDTHH:MM:SSZ" > "/dev/stderr"
+			exit 2
+		}
+		steps_scoring(path, n, f[8], f[9])
 	}
 	if (rc < 0) { print "steps: cannot read " path > "/dev/stderr"; exit 2 }
 	close(path)
 	return n
+}
+
+# steps_scoring(path, i, points, tol): row i's points ("TOTAL CHECK=P ...")
+# and tolerances ("CHECK=T ..." or "-"), checked as the table's header
+# says; a row a grade runs checks for must give its points.
+function steps_scoring(path, i, pts, tol,    a, m, j, e, bad) {
+	STEP_TOTAL[i] = ""
+	if (pts != "-") {
+		m = split(pts, a, " ")
+		if (a[1] !~ /^[0-9]+$/) bad = "points '" pts "' do not start with the row's total"
+		STEP_TOTAL[i] = a[1] + 0
+		for (j = 2; j <= m && bad == ""; j++)
+			if ((e = index(a[j], "=")) < 2 || substr(a[j], e + 1) !~ /^[0-9]+$/) bad = "points: '" a[j] "' is not CHECK=P"
+			else STEP_POINTS[STEP_ID[i], substr(a[j], 1, e - 1)] = substr(a[j], e + 1) + 0
+	} else if (STEP_CHECK[i] != "") bad = "a row with a checker gives its points"
+	if (tol != "-") {
+		m = split(tol, a, " ")
+		for (j = 1; j <= m && bad == ""; j++)
+			if ((e = index(a[j], "=")) < 2 || substr(a[j], e + 1) !~ /^([0-9]+|fault|[0-9]+\+iters\/[1-9][0-9]*|max\([0-9]+,[0-9]+%\))$/)
+				bad = "tol: '" a[j] "' is not CHECK=N, fault, N+iters/D or max(N,P%)"
+			else STEP_TOLS[STEP_ID[i], substr(a[j], 1, e - 1)] = substr(a[j], e + 1)
+	}
+	if (bad != "") { print "steps: " path ": step " STEP_ID[i] ": " bad > "/dev/stderr"; exit 2 }
+}
+
+# steps_key(A, id, chk): the key of A that check chk of step id reads: the
+# check's own name, else its name up to a : or / (via:timer: via), else
+# "*"; "" when A has none.
+function steps_key(A, id, chk,    k) {
+	if ((id, chk) in A) return id SUBSEP chk
+	k = chk; sub(/[:\/].*/, "", k)
+	if ((id, k) in A) return id SUBSEP k
+	return ((id, "*") in A) ? id SUBSEP "*" : ""
+}
+# step_points(id, chk): the points of check chk of step id (an id with a
+# strace suffix is its step's); a check the row gives none stops awk.
+function step_points(id, chk,    k) {
+	sub(/\.strace[0-9N]+$/, "", id)
+	if ((k = steps_key(STEP_POINTS, id, chk)) == "") {
+		print "steps: step " id " gives no points for its check " chk " (tools/grading/steps)" > "/dev/stderr"
+		exit 2
+	}
+	return STEP_POINTS[k]
+}
+# step_tol(id, chk, want, iters): how far check chk of step id may stray
+# from want (0: exact), iters the run's VARIANCE_ITERS.
+function step_tol(id, chk, want, iters,    k, t, a) {
+	sub(/\.strace[0-9N]+$/, "", id)
+	if ((k = steps_key(STEP_TOLS, id, chk)) == "") return 0
+	t = STEP_TOLS[k]
+	if (t == "fault") return fault_tolerance()
+	if (t ~ /iters/) { split(t, a, /[+\/]/); return a[1] + int(iters / a[3]) }
+	if (t ~ /^max/) { split(t, a, /[(,%]/); want = int(want * (a[3] / 100)); return a[2] + 0 > want ? a[2] + 0 : want }
+	return t + 0
+}
+
+# steps_maximum(n): the maximum a file is graded out of (each graded row's
+# total, the answer sheet's apart, and the row "file") and make check's
+# (each exercise row's total less its commands check).
+function steps_maximum(n,    i, sub_max, chk_max) {
+	for (i = 1; i <= n; i++) {
+		if ((steps_has(i, "graded") && !steps_has(i, "student")) || steps_has(i, "file")) sub_max += STEP_TOTAL[i]
+		if (STEP_EX[i] != "")
+			chk_max += STEP_TOTAL[i] - (steps_has(i, "graded") ? step_points(STEP_ID[i], "commands") : 0)
+	}
+	printf "submission %d\ncheck %d\n", sub_max, chk_max
 }
 
 # steps_has(i, kind): step i lists kind; "graded" is any kind a submission
@@ -159,6 +235,7 @@ function steps_print(path,    n, i, K) {
 
 BEGIN {
 	if (KIND == "tolerance") { print fault_tolerance(); exit }
+	if (KIND == "maximum") { steps_maximum(steps_load(ARGV[1] == "" ? "tools/grading/steps" : ARGV[1])); exit }
 	if (KIND != "") {
 		steps_print(ARGV[1] == "" ? "tools/grading/steps" : ARGV[1])
 		exit
