@@ -5,7 +5,11 @@
 # named on stderr and the exit status is 1.  With -v SEP=C, only the nine
 # columns, joined by C (make reads them so: no blank inside a lab's word).
 # knobs: every row's knobs column, comma-joined, for tools/lib/knobs.awk
-# run after this file.  Plain POSIX awk (mawk, gawk, busybox).
+# run after this file.  A line starting ">" is make help's text (of the
+# lab row above it; before the first row, the kit's): it ends a row and
+# is kept, with its row's id, in help[1 .. nhelp] for tools/lib/help.awk
+# run after this file; with -v HELP=1 no row is printed, each is kept in
+# rows[1 .. nrows].  Plain POSIX awk (mawk, gawk, busybox).
 # Usage: awk [-v SEP=C] -f tools/lib/registry.awk tools/labs/registry
 function flush() {
 	if (row == "") return
@@ -16,10 +20,13 @@ function flush() {
 		bad = 1; return
 	}
 	knobs = knobs "," $9
-	if (SEP != "") print $1 SEP $2 SEP $3 SEP $4 SEP $5 SEP $6 SEP $7 SEP $8 SEP $9
+	owner = $1
+	if (HELP) { $1 = $1; rows[++nrows] = $0 }
+	else if (SEP != "") print $1 SEP $2 SEP $3 SEP $4 SEP $5 SEP $6 SEP $7 SEP $8 SEP $9
 	else { $1 = $1; print }
 }
 /^[ \t]*#/ || /^[ \t]*$/ { next }
+/^>/ { line = substr($0, 2); flush(); help[++nhelp] = owner "\t" line; next }
 /^[ \t]/ { if (row == "") { printf "registry: line %d: goes on no row\n", NR > "/dev/stderr"; bad = 1 }
 	   else row = row " " $0
 	   next }
