@@ -1,96 +1,7 @@
 # malloc-labs: every lab is one C file built with one visible command.
-# Each lab has three targets that a student can guess: labN (the main run),
-# labN-tunables (the same program set from outside with GLIBC_TUNABLES) and
-# labN-strace (strace -f -c of the calls that matter).  Old names in ( ).
-# Each lab is a row of tools/labs/registry: its targets are made from it.
-#   make run                  set-up: every lab built, then Lab 1's walkthrough
-#                             short (20 frames a run, 3 benchmark rounds)
-#   make lab1                 Lab 1: the walkthrough, steps 1-9, then a table
-#   make lab1-tunables        steps 3, 4, 6 and 9: the policy from outside
-#   make lab1-strace (step2)  brk/mmap/munmap behind the skeleton's frames
-#   make step1 .. step9       one step of the walkthrough
-#   make lab2 (variance)      Lab 2: latency percentiles per size, pinned
-#   make lab2-tunables        32 B malloc, 1 and 2 threads: default,
-#                             tcache_count=0, tcache_count=0:arena_max=1
-#   make lab2-strace (variance-strace)  the forced-mmap row under strace
-#                             (also variance-hist, -history, -threads, -mlock)
-#   make lab3 (bug1541)       Lab 3: the bug report's cases, 1 and N threads
-#   make lab3-tunables        Lab 3's policies set from outside
-#   make lab3-strace (bug1541-strace)  Lab 3's system calls per mode
-#   make lab4 (sizes)         Lab 4: the 32 MiB cap: untuned, MALLOC_*_, tunables
-#   make lab4-tunables        the 34 MiB row: untuned, MALLOC_*_, tunables
-#   make lab4-strace          mmap/munmap per frame: 30 MiB row vs 34 MiB row
-#   make gotcha               Lab 4: the loop -O2 deletes, beside the guard
-#   make lab5 (yes-table)     Lab 5: buffer size and alignment vs write()
-#   make lab5-tunables        malloc's buffer address: default vs
-#                             mmap_threshold=4096 (and top_pad=0)
-#   make lab5-strace          write() counts and sizes: ./yes and GNU yes
-#   make lab6                 Lab 6: arenas, 1 to MAX_THREADS threads: RSS vs
-#                             live, default vs MALLOC_ARENA_MAX=2 vs malloc_trim
-#   make lab6-tunables        arena_max=1/2, MALLOC_ARENA_MAX, trim_threshold,
-#                             each with RSS before and after malloc_trim(0)
-#   make lab6-strace          mmap/munmap/madvise/brk: what malloc_trim calls
-#   make lab7                 Lab 7: Lab 1's frames and Lab 6's threads under
-#                             glibc, jemalloc, tcmalloc, mimalloc (LD_PRELOAD)
-#   make lab7-tunables        each allocator's defaults vs its own setting
-#                             that keeps a freed frame
-#   make lab7-strace          every Lab 7 row under strace: brk, mmap,
-#                             munmap, madvise
-#   make lab8                 Lab 8: your own program under each policy
-#                             (defaults, thresholds pinned, arena_max=2,
-#                             hugetlb=1, the allocators): the worked example
-#                             (./policies --pack), or CMD='your command'
-#   make demo-strace          default vs tuned, side by side (80 columns)
-#   make plots                SVG pictures of Labs 1, 2, 4, 5, 6, 7 in PLOTS_DIR
-#   make matrix               the labs' steps under glibc 2.31 to the newest
-#   make kernels              Lab 1 + 4 counts, submit and grade under Debian's
-#                             6.1 and 6.12 kernels in qemu, THP never/madvise/
-#                             always, amd64 and arm64 4K/16K pages (+64K once
-#                             built) (minutes; fetched once, cached);
-#                             KERNELS="bookworm trixie" picks kernels
-#   make kernel-64k           build the arm64 64 KiB-page kernel for make
-#                             kernels (minutes; cached)
-#   make glibc-2.31           the labs built against glibc 2.31 (build/)
-#   make build32              the labs as 32-bit x86 programs, in build/m32/
-#   make build-arm64          the labs cross-built for arm64, in build/arm64/
-#   make sanitize             the labs under ASan+UBSan and TSan (gcc, clang)
-#   make test                 the kit's quick checks (a minute or two); ends
-#                             "N passed, M failed, K skipped"
-#   make test-all             every check, the doors README names too (CI;
-#                             about 15 minutes)
-#                             (T=NAME: tests/NAME.sh alone; TEST_AWK=gawk
-#                             or busybox: under that awk)
-#   make check                the exercises you write, measured: Score: N/M
-#   make handout OUT=DIR      the students' copy: every exercise its stub
-#   make submit               every lab's graded runs in one file for a grader
-#                             (STUDENT=name; FRAMES SCALE VARIANCE_ITERS ...)
-#   make grade FILE=f         tools/grade.sh: check a submission (or a directory;
-#                             FORMAT=csv|feedback|gradescope)
-#   make questions            a student's answer sheet (STUDENT=name), answers/
-#   make autograder           the Gradescope autograder zip, build/autograder.zip
-#   make rerun ANSWERS=sheet  make submit HERE from a student's sheet, then grade
-#   make reference (results)  rewrite results/ on this machine, on purpose
-#   make clean                remove what make built
-# Knobs (make lab1 FRAMES=20, or FRAMES=20 make lab1):
-#   FRAMES=100            frames per Lab 1 run (lab1*, step*; make run: 20)
-#   RUN_DIR=.run          where the walkthrough keeps its outputs
-#   DEMO_FRAMES=20        frames per run in demo-strace
-#   VARIANCE_ITERS=200000 samples per Lab 2 row (variance-mlock: a tenth)
-#   COUNT_LARGE=4000      Lab 3 requests per thread (also COUNT_FAST,
-#                         COUNT_SMALL, LIVE, REPEATS, THREADS, CSV=1: the
-#                         Lab 3 section)
-#   SCALE=1               Lab 4: divide every frame count by SCALE
-#   BYTES=128M            Lab 5: bytes per run (a number, K, M or G)
-#   ROUNDS=256            Lab 6: requests per thread (also MAX_THREADS,
-#                         default 16 x CPUs, at most 64)
-#   CMD='prog args'       Lab 8: the command to measure, split as a shell
-#                         splits it (quotes honoured, nothing expanded)
-#   PLOTS_DIR=plots       where make plots writes its SVG files
-#   PLOT_LABS, SANITIZE_LABS  some labs only: make plots PLOT_LABS=lab4
-#   STUDENT=name FILE=f   make submit's name; the file make grade checks
-#   CC=cc OPT="-O2 -g"    compiler and optimisation: make CC=clang OPT=-O0
-#                         (a change rebuilds the labs)
-#   A misspelt knob is refused: make lab1 FRAME=5 asks "did you mean FRAMES?"
+# Each lab is a row of tools/labs/registry: its targets are made from it,
+# and make help (every target and knob, lab or not) is drawn from that
+# file's ">" lines and rows by tools/lib/help.awk.
 
 # The variables typed on the command line (make lab1 FRAMES=20), by name.
 GIVEN_VARS := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
@@ -243,15 +154,11 @@ m32_asm = $(wildcard /usr/include/asm /usr/include/i386-linux-gnu/asm)
 m32_inc = $(if $(filter -m32,$(1)),$(if $(m32_asm),,$(if $(wildcard \
 	/usr/include/x86_64-linux-gnu/asm),-idirafter /usr/include/x86_64-linux-gnu)))
 
-# make help: the comment above, then every lab's targets as the registry
-# makes them (a lab added there is listed with no other edit), folded at 78.
-LAB_TARGETS = $(foreach r,$(LAB_ROWS),$(call lab_field,1,$(r)) \
-	$(addprefix $(call lab_field,1,$(r))-,$(call lab_field,4,$(r))))
+# make help: drawn from tools/labs/registry (tools/lib/help.awk): the kit's
+# targets and knobs, and every lab's targets and knobs from its row, so a
+# lab added there is listed with no other edit.
 help:
-	@awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' Makefile
-	@printf '%s\n' $(LAB_TARGETS) | awk 'BEGIN { l = "Labs (tools/labs/registry):" } \
-		{ if (length(l) + 1 + length($$0) > 78) { print l; l = " " } l = l " " $$0 } \
-		END { print l }'
+	@awk -v HELP=1 -f tools/lib/registry.awk -f tools/lib/help.awk tools/labs/registry tools/labs/knobs
 
 # A lab that does not exist (make lab7, make lab9, make lab2-foo): one line
 # naming the labs this help lists, exit 2, instead of make's "No rule".

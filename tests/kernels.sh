@@ -33,6 +33,20 @@ l9k_noqemu "kernels.sh without qemu: says so, exit 3" qemu-system-x86 \
 	env QEMU="$TMP/no-such-qemu" tools/platforms/kernels.sh --suites "bookworm trixie"
 l9k_noqemu "kernels.sh arm64 without qemu-system-aarch64: says so, exit 3" qemu-system-arm \
 	env QEMU_ARM="$TMP/no-such-qemu" tools/platforms/kernels.sh --suites "arm64-4k arm64-16k"
+# kernels.sh and the parts it sources by role (tools/platforms/kernels/),
+# and the table drawing it shares with matrix.sh, each parse.
+for f in tools/platforms/kernels.sh tools/platforms/kernels/*.sh tools/platforms/table.sh \
+	 tools/platforms/matrix.sh; do
+	check_exit "bash -n $f" 0 bash -n "$f"
+done
+# tools/platforms/table.sh: the lead fields by TABLE_LEAD, then each cell's
+# words by TABLE_CELL, and a line's cells gone from the next.
+got=$(. tools/platforms/table.sh && TABLE_LEAD='%-4s%3s' TABLE_CELL='%4s%-2s' &&
+	table_cell 12 '*' && table_cell x '' && table_line L1 7 && table_line L2 -)
+want=$(printf '%s\n' 'L1    7  12*    x  ' 'L2    -')
+if [ "$got" = "$want" ]; then pass "table.sh: a line, its lead and its cells, then the next"
+else fail "table.sh: a line, its lead and its cells, then the next" "got: $(printf '%s' "$got" | tr '\n' '|')"; fi
+
 # make kernels boots with TCG wherever KVM does not work.
 if ! command -v qemu-system-x86_64 >/dev/null 2>&1; then
 	skip "make kernels can boot here" "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"

@@ -77,6 +77,17 @@ for c in "lab1 FRAMES frames --frames" "lab3 LIVE threads --live"; do
 		pass "$l's $n default in tools/labs/knobs is ./$p's own ($own)" ||
 		fail "$l's $n default in tools/labs/knobs is ./$p's own" "./$p: '$own', the table: '$tab'"
 done
+# make help's drawing (tools/lib/help.awk) alike under every awk too.
+want=$(awk -v HELP=1 -f tools/lib/registry.awk -f tools/lib/help.awk tools/labs/registry tools/labs/knobs)
+for a in mawk gawk original-awk "busybox awk"; do
+	command -v "${a%% *}" >/dev/null 2>&1 || continue
+	got=$($a -v HELP=1 -f tools/lib/registry.awk -f tools/lib/help.awk tools/labs/registry tools/labs/knobs)
+	if [ -n "$got" ] && [ "$got" = "$want" ]; then pass "help.awk under $a: the same make help"
+	else fail "help.awk under $a: the same make help" "$(diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -n 3)"; fi
+done
+printf '> lab1  a target\n>text with no blank\n' >"$TMP/badhelp"
+check_exit "help.awk: a \">\" line of neither form is refused" 1 \
+	awk -v HELP=1 -f tools/lib/registry.awk -f tools/lib/help.awk "$TMP/badhelp"
 printf 'lab1 frames lab1.sh\n' >"$TMP/short"
 check_exit "registry.awk: a row of 3 fields is refused" 1 awk -f tools/lib/registry.awk "$TMP/short"
 grep -q 'line 1: 3 fields' "$TMP/err" && pass "registry.awk: names the line and its fields" ||
@@ -220,7 +231,20 @@ KM lab$N-strace >"$TMP/out" 2>&1 && grep -q 'mmap\|skipped: ' "$TMP/out" &&
 	fail "make lab$N-strace runs its driver's strace" "$(tail -n 3 "$TMP/out")"
 KM -n lab$N-tunables >"$TMP/out" 2>&1 && fail "no lab$N-tunables: its row has none" "make -n succeeded" ||
 	pass "no lab$N-tunables: its row has none"
-KM help | grep -q "lab$N" && pass "make help names lab$N" || fail "make help names lab$N" "not in make help"
+# make help: its targets (its old name beside the table's; no -tunables:
+# its row has none), each as the command it runs (it has no ">" line),
+# and its knob under its id; every line within 80 columns.
+KM help >"$TMP/help" 2>&1
+rc=$?
+want=$(printf '%-28s%s\n' "  make lab$N (scratch)" "tools/labs/lab$N.sh table" \
+	"  make lab$N-strace" "tools/labs/lab$N.sh strace")
+got=$(grep -E "^  make lab$N[ -]" "$TMP/help")
+if [ $rc -eq 0 ] && [ "$got" = "$want" ]; then pass "make help lists lab$N's targets from its row"
+else fail "make help lists lab$N's targets from its row" "exit $rc: $got"; fi
+grep -qE "^  lab$N +FRAMES\$" "$TMP/help" && pass "make help lists lab$N's knob" ||
+	fail "make help lists lab$N's knob" "$(grep -A1 "^  lab$N " "$TMP/help")"
+w=$(awk '{ if (length > w) w = length } END { print w + 0 }' "$TMP/help")
+cmp_num "make help with lab$N fits 80 columns" "$w" -le 80
 
 # ---------------------------------------------------------------- submit
 # submit.sh checks every program the registry names (its steps are the

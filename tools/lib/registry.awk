@@ -10,7 +10,13 @@
 # a lab's word), then a word knob:LAB|NAME|DEFAULT|RANGE for each line of
 # tools/labs/knobs.
 # knobs: every knob's name, comma-joined, for tools/lib/knobs.awk run after
-# this file.  Plain POSIX awk (mawk, gawk, busybox).
+# this file; kdef[LAB, NAME] and kmean[LAB, NAME], each lab's knob's
+# default and meaning, for tools/lib/help.awk.  A registry line starting
+# ">" is make help's text (of the lab row above it; before the first row,
+# the kit's): it ends a row and is kept, with its row's id, in
+# help[1 .. nhelp] for tools/lib/help.awk run after this file; with
+# -v HELP=1 no row is printed, each is kept in rows[1 .. nrows], its
+# knobs column filled.  Plain POSIX awk (mawk, gawk, busybox).
 # Usage: awk [-v SEP=C] -f tools/lib/registry.awk tools/labs/registry \
 #            tools/labs/knobs
 function flush() {
@@ -21,6 +27,7 @@ function flush() {
 		printf "registry: line %d: %d fields, want 9 or more\n", at, NF > "/dev/stderr"
 		bad = 1; return
 	}
+	owner = $1
 	ids[++nrows] = $1
 	rows[nrows] = $0
 }
@@ -33,12 +40,18 @@ file >= 2 {
 		printf "knobs: line %d: want LAB KNOB DEFAULT MIN..MAX (or -)\n", FNR > "/dev/stderr"
 		bad = 1; next
 	}
-	lab = $1; sub(/-.*/, "", lab)
+	kid = $1; sub(/-.*/, "", kid)
 	klines[++nk] = $1 "|" $2 "|" $3 "|" $4
-	klab[nk] = lab; kname[nk] = $2; kfile[nk] = FNR
+	klab[nk] = kid; kname[nk] = $2; kfile[nk] = FNR
+	if ($1 == kid) {
+		kdef[kid, $2] = $3
+		m = $0; for (i = 1; i <= 4; i++) sub(/^[ \t]*[^ \t]+/, "", m)
+		sub(/^[ \t]+/, "", m); kmean[kid, $2] = m
+	}
 	if (!(("," knobs ",") ~ ("," $2 ","))) knobs = knobs (knobs == "" ? "" : ",") $2
 	next
 }
+/^>/ { line = substr($0, 2); flush(); help[++nhelp] = owner "\t" line; next }
 /^[ \t]/ { if (row == "") { printf "registry: line %d: goes on no row\n", NR > "/dev/stderr"; bad = 1 }
 	   else row = row " " $0
 	   next }
@@ -60,7 +73,8 @@ END {
 		$0 = rows[i]
 		$9 = (own == "" ? "-" : own) " " $9
 		$0 = $0
-		if (SEP != "") print $1 SEP $2 SEP $3 SEP $4 SEP $5 SEP $6 SEP $7 SEP $8 SEP $9
+		if (HELP) rows[i] = $0
+		else if (SEP != "") print $1 SEP $2 SEP $3 SEP $4 SEP $5 SEP $6 SEP $7 SEP $8 SEP $9
 		else print
 	}
 	if (SEP != "") for (k = 1; k <= nk; k++) print "knob:" klines[k]

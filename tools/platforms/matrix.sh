@@ -26,6 +26,7 @@
 set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tools/lib/lib.sh || exit 1
+. tools/platforms/table.sh || exit 1
 prog=matrix.sh
 
 usage() {
@@ -153,29 +154,27 @@ while IFS='|' read -r _ label envs cmd; do
 done <<<"$STEPS"
 progress
 
-# The table: 24 + 6 x 12 = 96 columns.
-printf '%-24s' "glibc"
-for s in $SUITES; do printf '%12s' "${VER[$s]:-?}"; done
-echo
-printf '%-24s' "(FRAMES=$FRAMES a step)"
-for s in $SUITES; do printf '%12s' "$(origin_of "$s")"; done
-echo
+# The table (tools/platforms/table.sh): 24 + 6 x 12 = 96 columns.
+TABLE_LEAD='%-24s' TABLE_CELL='%12s'
+for s in $SUITES; do table_cell "${VER[$s]:-?}"; done
+table_line "glibc"
+for s in $SUITES; do table_cell "$(origin_of "$s")"; done
+table_line "(FRAMES=$FRAMES a step)"
 i=0
 while IFS='|' read -r _ label _ _; do
 	i=$((i + 1))
-	printf '%-24s' "$label"
 	base=${CELL[$i,bookworm]:-}
 	for s in $SUITES; do
 		c=${CELL[$i,$s]:-}
-		if [ "${CELL[$i]:-}" = notaskset ]; then printf '%12s' "(no taskset)"; continue; fi
-		if [ -z "${PFX[$s]:-}" ]; then printf '%12s' "(${WHY[$s]})"; continue; fi
+		if [ "${CELL[$i]:-}" = notaskset ]; then table_cell "(no taskset)"; continue; fi
+		if [ -z "${PFX[$s]:-}" ]; then table_cell "(${WHY[$s]})"; continue; fi
 		mark=" "
 		if [ -n "$base" ] && [ "$s" != bookworm ] && [ "$base" != failed ] && [ "$c" != failed ]; then
 			differs "$base" "$c" && mark="*"
 		fi
-		printf '%12s' "$c$mark"
+		table_cell "$c$mark"
 	done
-	echo
+	table_line "$label"
 done <<<"$STEPS"
 cat <<EOF
 
