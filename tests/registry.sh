@@ -241,8 +241,8 @@ want=$(printf '%-28s%s\n' "  make lab$N (scratch)" "tools/labs/lab$N.sh table" \
 got=$(grep -E "^  make lab$N[ -]" "$TMP/help")
 if [ $rc -eq 0 ] && [ "$got" = "$want" ]; then pass "make help lists lab$N's targets from its row"
 else fail "make help lists lab$N's targets from its row" "exit $rc: $got"; fi
-grep -qE "^  lab$N +FRAMES\$" "$TMP/help" && pass "make help lists lab$N's knob" ||
-	fail "make help lists lab$N's knob" "$(grep -A1 "^  lab$N " "$TMP/help")"
+grep -qE "^  lab$N +FRAMES=4 +blocks a run\$" "$TMP/help" && pass "make help lists lab$N's knob, its default and meaning" ||
+	fail "make help lists lab$N's knob, its default and meaning" "$(grep -A1 "^  lab$N " "$TMP/help")"
 w=$(awk '{ if (length > w) w = length } END { print w + 0 }' "$TMP/help")
 cmp_num "make help with lab$N fits 80 columns" "$w" -le 80
 
