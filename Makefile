@@ -56,7 +56,7 @@
 #   make sanitize             the labs under ASan+UBSan and TSan (gcc, clang)
 #   make test                 the kit's quick checks (a minute or two); ends
 #                             "N passed, M failed, K skipped"
-#   make test-all             every check, the doors README names too (CI;
+#   make test-all             every check, the doors README and docs/ name (CI;
 #                             about 15 minutes)
 #                             (T=NAME: tests/NAME.sh alone; TEST_AWK=gawk
 #                             or busybox: under that awk)
@@ -77,8 +77,8 @@
 #   DEMO_FRAMES=20        frames per run in demo-strace
 #   VARIANCE_ITERS=200000 samples per Lab 2 row (variance-mlock: a tenth)
 #   COUNT_LARGE=4000      Lab 3 requests per thread (also COUNT_FAST,
-#                         COUNT_SMALL, LIVE, REPEATS, THREADS, CSV=1: the
-#                         Lab 3 section)
+#                         COUNT_SMALL, LIVE, REPEATS, THREADS, CSV=1: Lab 3
+#                         in docs/labs.md)
 #   SCALE=1               Lab 4: divide every frame count by SCALE
 #   BYTES=128M            Lab 5: bytes per run (a number, K, M or G)
 #   ROUNDS=256            Lab 6: requests per thread (also MAX_THREADS,
