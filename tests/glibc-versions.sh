@@ -12,7 +12,7 @@
 # threshold above the block keeps it in the heap: one block's pages for the
 # run.  The dynamic threshold below 32 MiB: frame 1 mmapped, frame 2 grows
 # the heap, the rest reuse it: two blocks' pages, 1 frame from mmap.
-# What differs by version (see the notes in README "Which glibc?"):
+# What differs by version (see the notes in docs/platforms.md, "Which glibc?"):
 #   2.41 rejects "256M" (a warning on stderr; the setting is dropped, so the
 #        dynamic threshold stays on); 2.36 read it as 256 bytes.
 #   2.31 refuses any threshold above 32 MiB (do_set_mmap_threshold), from

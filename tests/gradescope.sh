@@ -142,7 +142,7 @@ fi
 
 # ------------------------------------------------- GRADE=code, the default
 # The student's programs, their regions re-run here (small knobs: the
-# course's are README's figure).  The kit's own programs score full; the
+# course's are docs/grading.md's figure).  The kit's own programs score full; the
 # handout's stubs under half; a file make submit wrote, uploaded alone,
 # 0 with the reason; an answer sheet counts only for its own account.
 SMALL=(FRAMES=2 SCALE=100 VARIANCE_ITERS=2000 COUNT_LARGE=200 BYTES=1M)

@@ -80,6 +80,8 @@ kit_copy "$TMP/kit" || fail "a copy of the kit" "kit_copy failed"
 others=$(diff -rq "$TMP/kit" "$H" 2>&1 | grep -v -x -F -f "$TMP/allowed")
 [ -z "$others" ] && pass "the handout holds every other file of the kit, unchanged" ||
 	fail "the handout's other files" "$(printf '%s' "$others" | head -c 300)"
+# The documents ship with it: README, FURTHER.md and every docs/ page.
+docs_in "the handout" "$H"
 [ "$(cat "$H/tools/lib/kit-commit")" = '$Format:%h$' ] && pass "the handout's kit-commit names no commit of the kit" ||
 	fail "the handout's kit-commit" "$(cat "$H/tools/lib/kit-commit")"
 

@@ -123,6 +123,7 @@ elif [ "$tree" != "$(git rev-parse 'HEAD^{tree}')" ]; then
 fi
 A=$TMP/archive
 mkdir -p "$A" && git archive "$ref" | tar -xf - -C "$A" || fail "git archive $ref" "git archive or tar failed"
+docs_in "git archive (a ZIP download)" "$A"
 want=$(git rev-parse "$ref")
 got=$("$A/tools/lib/kitversion")
 named=0

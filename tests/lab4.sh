@@ -79,20 +79,20 @@ cmp_num "lab4 at the edge (--size $EDGE): the free raises it, frames 2-3 from th
 	"$(field "$TMP/l4_edge" "from mmap")" -eq 1
 ./frames $THP_ARG --alloc memset --frames 3 --size $((EDGE + 8)) >"$TMP/l4_edge8" 2>&1
 cmp_num "lab4 8 bytes past the edge: every frame mapped" "$(field "$TMP/l4_edge8" "from mmap")" -eq 3
-# README's Lab 4 gives the edge for glibc 2.36 with 4 KiB pages: where this
+# docs/labs.md's Lab 4 gives the edge for glibc 2.36 with 4 KiB pages: where this
 # is such a machine, each size it names near 32 MiB is --edge's or 8 more.
 if [ "$PAGE" = 4096 ] && [ "$(./frames --frames 1 --size 1M --csv | tools/lib/csvget glibc)" = 2.36 ]; then
-	l4nums=$(awk '/^## Lab 4/ { f = 1; next } /^## / { f = 0 } f' README.md | tr -d , |
+	l4nums=$(awk '/^## Lab 4/ { f = 1; next } /^## / { f = 0 } f' docs/labs.md | tr -d , |
 		grep -oE '(^|[^0-9])335[0-9]{5}([^0-9]|$)' | tr -cd '0-9\n' | sort -u)
 	bad=$(echo "$l4nums" | awk -v e="$EDGE" 'NF && $1 != e && $1 != e + 8')
 	if [ -n "$l4nums" ] && [ -z "$bad" ]; then
-		pass "lab4 README's Lab 4 names frames --edge's edge ($EDGE)"
+		pass "lab4 docs/labs.md's Lab 4 names frames --edge's edge ($EDGE)"
 	else
-		fail "lab4 README's Lab 4 names frames --edge's edge ($EDGE)" \
+		fail "lab4 docs/labs.md's Lab 4 names frames --edge's edge ($EDGE)" \
 			"sizes near 32 MiB there: ${l4nums:-none}"
 	fi
 else
-	skip "lab4 README's edge against --edge" "README gives it for glibc 2.36, 4 KiB pages"
+	skip "lab4 docs/labs.md's edge against --edge" "docs/labs.md gives it for glibc 2.36, 4 KiB pages"
 fi
 
 full_only "make lab4's nine rows"
@@ -117,7 +117,7 @@ if [ "$n" -eq 2 ] && ! printf '%s\n' "$q" | tr '\n' ' ' | grep -Eiq '(the|which)
 else
 	fail "lab4: the questions ask what the table sets" "$n settings in the env vars column; $(printf '%s\n' "$q" | grep -i 'one setting')"
 fi
-# Its reading names --edge's edge and the size past it, as README does.
+# Its reading names --edge's edge and the size past it, as docs/labs.md does.
 if grep -q "^$EDGE bytes is the largest frame" "$TMP/sizes" &&
    grep -q " $((EDGE + 8)) maps every frame" "$TMP/sizes"; then
 	pass "lab4 make lab4's reading names frames --edge's edge"

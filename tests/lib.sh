@@ -240,7 +240,7 @@ fi
 # model, the parsers, bad input, the grader on one honest submission: what
 # says this machine and this build work, in a minute or two.  TEST_TIER=all
 # (make test-all, CI; the default, and whenever a file is named with T=):
-# every check, the doors README tells people to type among them.
+# every check, the doors README and docs/ tell people to type among them.
 # full_only WHAT: in the quick tier the rest of this file is make
 # test-all's: one skip line says what is left, and the file ends here.
 TEST_TIER=${TEST_TIER:-all}
@@ -281,6 +281,15 @@ full_only() {
 	[ "$TEST_TIER" = quick ] || return 0
 	skip "$1" "make test-all runs it"
 	exit 0
+}
+
+# docs_in WHAT DIR: DIR (a copy of the kit) holds README.md, FURTHER.md
+# and every docs/ page of this kit, each as it is here.
+docs_in() {
+	local f miss=
+	for f in README.md FURTHER.md docs/*.md; do cmp -s "$f" "$2/$f" || miss="$miss $f"; done
+	if [ -z "$miss" ]; then pass "$1 holds README, FURTHER.md and the docs/ pages: $(ls docs/*.md | wc -l) of them"
+	else fail "$1 holds README, FURTHER.md and the docs/ pages" "missing or not as here:$miss"; fi
 }
 
 # brief_terms N: each *italic* and `code` span of Lab N's **Look at** and

@@ -168,16 +168,17 @@ env_plans "FRAME=5 make -n lab1: one warning naming FRAMES, and lab1 planned" \
 env_plans "CXX, LDFLAGS, TZ, PAGER in the environment: no warning, lab1 planned" "" \
 	CXX=g++ LDFLAGS=-s TZ=UTC PAGER=less
 
-# Every variable README types after make is one make knows (but the typo
-# it shows refused): all at once after make help, which runs nothing.
-typos=$(grep -oE '[A-Z][A-Z0-9_]*: no such knob' README.md | cut -d: -f1)
-mapfile -t names < <(grep -oE '\bmake( +[-a-z0-9.]+)*( +[A-Z][A-Z0-9_]*=("[^"]*"|[^ `]*))+' README.md |
+# Every variable README and its docs/ pages type after make is one make
+# knows (but the typo they show refused): all at once after make help,
+# which runs nothing.
+typos=$(cat README.md docs/*.md | grep -oE '[A-Z][A-Z0-9_]*: no such knob' | cut -d: -f1)
+mapfile -t names < <(cat README.md docs/*.md | grep -oE '\bmake( +[-a-z0-9.]+)*( +[A-Z][A-Z0-9_]*=("[^"]*"|[^ `]*))+' |
 	grep -oE ' [A-Z][A-Z0-9_]*=' | tr -d ' =' | sort -u | grep -vxF "${typos:-NONE}")
 "${MK[@]}" -n help "${names[@]/%/=1}" >"$TMP/out" 2>"$TMP/err"; rc=$?
 if [ "${#names[@]}" -ge 10 ] && [ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ]; then
-	pass "every variable README types after make is known: ${names[*]}"
+	pass "every variable README and docs/ type after make is known: ${names[*]}"
 else
-	fail "every variable README types after make is known" "exit $rc: $(head -c 300 "$TMP/err") (names: ${names[*]})"
+	fail "every variable README and docs/ type after make is known" "exit $rc: $(head -c 300 "$TMP/err") (names: ${names[*]})"
 fi
 
 # A minimal VM's host name is "(none)": make submit's default name must

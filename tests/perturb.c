@@ -17,7 +17,7 @@
  * perturb byte (4521, 4594) and one malloc'ed from a bin or the top with
  * its complement (4382 from the top).  glibc.malloc.tcache_count=0 turns the
  * tcache off: then the 32-byte block is filled too.  Two more blind spots
- * README's step 6 names: with perturb set, calloc clears every block,
+ * docs/labs.md's step 6 names: with perturb set, calloc clears every block,
  * mapped or not (__libc_calloc, 3707-3716), and free unmaps a mapped
  * block without filling it (__libc_free, 3376: munmap_chunk).
  *

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # tests/readme.sh - README's commands, typed as a reader types them, in a
 # fresh copy of the kit; and README's figures against the results/ files
-# they cite.  Nothing here knows today's wording: commands are read from
-# README's blocks each time.
+# they cite.  README is the front door; the rest of what it documents is in
+# the docs/ pages it links to, and each check follows those links: "the
+# documents" below are README.md, each docs/ page in the order README first
+# links to it, then FURTHER.md.  Nothing here knows today's wording:
+# commands are read from the documents' blocks each time.
 #
-# Commands: every line of a ```sh block (its "  # ..." tail is what README
-# says about it; a line ending in "\" goes on on the next) and every "$ "
-# line of a plain ``` block, README's then FURTHER.md's.  Each runs with
+# Commands: every line of a ```sh block (its "  # ..." tail is what the
+# document says about it; a line ending in "\" goes on on the next) and
+# every "$ " line of a plain ``` block, in every document.  Each runs with
 # bash from the copy's top directory, as typed, except:
 #  - small knobs come from the environment (KNOBS below, each one a knob
 #    README and make help document): a knob typed in the command still
@@ -14,28 +17,30 @@
 #    grader judges Lab 3 at, so an honest submission grades clean;
 #  - make's own variables (MAKELEVEL, MAKEFLAGS, MFLAGS) are dropped when
 #    make test runs this: a reader's shell has none;
-#  - a placeholder README writes in capitals stands for the file the last
+#  - a placeholder written in capitals stands for the file the last
 #    command made: FILE is the newest submission, DATE its date part.
-# Each must exit 0, and what README says next to it must hold: a path it
-# names (answers/NAME.txt, submissions/NAME-DATE.txt) exists afterwards,
-# "last line: X" is the last line on stdout, and a STUDENT=NAME submission
-# carries the line "student: NAME".  A command that cannot run here is in
-# NOT_RUN with its reason; a README command in neither set fails, and so
-# does a NOT_RUN entry README no longer shows.
+# Each must exit 0, and what the document says next to it must hold: a
+# path it names (answers/NAME.txt, submissions/NAME-DATE.txt) exists
+# afterwards, "last line: X" is the last line on stdout, and a
+# STUDENT=NAME submission carries the line "student: NAME".  A command that
+# cannot run here is in NOT_RUN with its reason; a command in neither set
+# fails, and so does a NOT_RUN entry no document shows any more.
 #
-# Figures: README cites a results/ file by naming it (`results/FILE`, or a
-# directory `results/DIR/`).  Every number in the same clause before the
-# name (a clause ends at ". ", "; ", ")", a blank line or the previous
+# Figures: a document cites a results/ file by naming it (`results/FILE`,
+# or a directory `results/DIR/`).  Every number in the same clause before
+# the name (a clause ends at ". ", "; ", ")", a blank line or the previous
 # name), and, when the name opens a parenthesis, every number in the rest
 # of it, must occur in that file (any file of that directory), as written
-# or without its thousands commas.  FURTHER.md is held to the same rule.
+# or without its thousands commas.
 #
-# The students' part: README up to the heading "## Beyond the students'
-# path" is at most 400 lines, its Handing in shows the answer sheet, and
-# it links every later section; every #anchor link names a heading, and
-# each glossary term is a link to its entry where README first uses it.
+# The front door: README is at most 300 lines, shows make run and make
+# test, and its Handing in shows the answer sheet; it links every docs/
+# page and every "## " section of each, and each docs/ page links back to
+# README and to every other page; each lab in full has its brief in
+# README; every link names a file that exists and, with #anchor, a heading
+# of it; each glossary term is a link to its entry where the documents
+# first use it.
 . "$(dirname "$0")/lib.sh" || exit 1
-full_only "README's commands, run as typed"
 
 KNOBS=(FRAMES=2 DEMO_FRAMES=2 SCALE=50 VARIANCE_ITERS=2000 COUNT_LARGE=200 COUNT_SMALL=1000
 	LIVE=20000000 REPEATS=1 BYTES=1M ROUNDS=16 MAX_THREADS=4)
@@ -47,6 +52,40 @@ tools/platforms/glibc.sh prefix trixie	downloads Debian's libc6 (tests never tou
 ./yes	the full sweep has no knob to shorten it (make lab5 runs the same table at BYTES=1M here)
 make lab7 FRAMES=100	Lab 1's full run under five allocators takes minutes (make lab7 runs here at FRAMES=2)
 tools/grading/classroom/regrade.sh ada=clones/hw-ada bob=clones/hw-bob >grades.csv	needs students' repositories (tests/classroom.sh runs it on two that make handout made)"
+
+# links FILE: "LINE<TAB>FILE LINKED<TAB>ANCHOR" for each [text](PATH),
+# [text](PATH#anchor) or [text](#anchor) of FILE outside code blocks
+# (not a URL): PATH as seen from the top directory ("docs/../README.md" is
+# README.md), ANCHOR empty when the link has none.
+links() {
+	awk -v self="$1" '
+	function resolve(p,    n, i, k, part, out) {
+		if (self ~ /\//) { d = self; sub(/\/[^\/]*$/, "", d); p = d "/" p }
+		n = split(p, part, "/"); k = 0
+		for (i = 1; i <= n; i++) {
+			if (part[i] == "." || part[i] == "") continue
+			if (part[i] == ".." && k > 0 && out[k] != "..") { k--; continue }
+			out[++k] = part[i]
+		}
+		p = ""; for (i = 1; i <= k; i++) p = p (i > 1 ? "/" : "") out[i]
+		return p
+	}
+	/^```/ { inb = !inb; next }
+	!inb { t = $0
+		while (match(t, /\]\([^) ]+\)/)) {
+			l = substr(t, RSTART + 2, RLENGTH - 3); t = substr(t, RSTART + RLENGTH)
+			if (l ~ /^[a-z]+:/) continue
+			f = l; sub(/#.*/, "", f); f = (f == "") ? self : resolve(f)
+			a = ""; if (l ~ /#/) { a = l; sub(/^[^#]*#/, "", a) }
+			print NR "\t" f "\t" a } }' "$1"
+}
+
+# The documents: README.md, each docs/ page README links to as a page (no
+# #anchor), in the order of those links, then FURTHER.md.
+links README.md | awk -F '\t' '$2 ~ /^docs\/.*\.md$/ && $3 == "" && !seen[$2]++ { print $2 }' >"$TMP/pages"
+DOCS=(README.md)
+while read -r page; do [ -f "$page" ] && DOCS+=("$page"); done <"$TMP/pages"
+[ -f FURTHER.md ] && DOCS+=(FURTHER.md)
 
 # readme_commands FILE: "LINE<TAB>COMMAND<TAB>WHAT README SAYS", one a line.
 readme_commands() {
@@ -95,8 +134,7 @@ readme_citations() {
 	}' "$1"
 }
 
-for doc in README.md FURTHER.md; do
-	[ -f "$doc" ] || continue
+for doc in "${DOCS[@]}"; do
 	readme_citations "$doc" >"$TMP/cites"
 	bad=0 n=0
 	while IFS=$'\t' read -r at name fig; do
@@ -114,30 +152,23 @@ for doc in README.md FURTHER.md; do
 	[ "$bad" = 0 ] && pass "$doc: each of its $n figures cited from a results/ file is in that file"
 done
 
-# ------------------------------------------------------------ the students' part
-# README opens with what a student reads in two hours: from the title to
-# the heading STUDENTS_END, at most STUDENTS_MAX lines, its "Handing in"
-# section naming the answer sheet.  Everything after it must be reachable
-# from there: each of its "## " sections is linked from the students' part.
-STUDENTS_END="## Beyond the students' path"
-STUDENTS_MAX=400
-end=$(grep -nxF -- "$STUDENTS_END" README.md | head -n 1 | cut -d: -f 1)
-if [ -z "$end" ]; then
-	fail "README: the students' part ends at a marker" "no line '$STUDENTS_END' in README.md"
-else
-	head -n $((end - 1)) README.md >"$TMP/students"
-	n=$((end - 1))
-	if [ "$n" -le "$STUDENTS_MAX" ]; then
-		pass "README: the students' part is $n lines (at most $STUDENTS_MAX)"
-	else
-		fail "README: the students' part is at most $STUDENTS_MAX lines" "it is $n lines: move detail below '$STUDENTS_END'"
-	fi
-	awk '/^## Handing in/ { on = 1; next } /^## / { on = 0 } on' "$TMP/students" >"$TMP/handing-in"
-	for want in 'make questions' 'ANSWERS='; do
-		if grep -qF -- "$want" "$TMP/handing-in"; then pass "README: Handing in, in the students' part, shows $want"
-		else fail "README: Handing in, in the students' part, shows $want" "not in a '## Handing in' section before '$STUDENTS_END'"; fi
-	done
-fi
+# ------------------------------------------------------------ the front door
+# README is what a student reads through: at most README_MAX lines, the
+# two set-up commands in a block, its "Handing in" naming the answer sheet.
+README_MAX=300
+n=$(wc -l <README.md)
+if [ "$n" -le "$README_MAX" ]; then pass "README: $n lines (at most $README_MAX)"
+else fail "README: at most $README_MAX lines" "it is $n lines: move detail to a docs/ page"; fi
+readme_commands README.md | cut -f 2 >"$TMP/readme-cmds"
+for want in 'make run' 'make test'; do
+	if grep -qxF -- "$want" "$TMP/readme-cmds"; then pass "README: its set-up shows $want"
+	else fail "README: its set-up shows $want" "no '$want' line in a sh block"; fi
+done
+awk '/^## Handing in/ { on = 1; next } /^## / { on = 0 } on' README.md >"$TMP/handing-in"
+for want in 'make questions' 'ANSWERS='; do
+	if grep -qF -- "$want" "$TMP/handing-in"; then pass "README: Handing in shows $want"
+	else fail "README: Handing in shows $want" "not in README's '## Handing in' section"; fi
+done
 
 # anchors FILE: the anchor GitHub gives each heading of FILE (outside code
 # blocks): lower case, every character but letters, digits, blanks, "-"
@@ -151,53 +182,60 @@ anchors() {
 		if (a in seen) { seen[a]++; a = a "-" seen[a] } else seen[a] = 0
 		print a }' "$1"
 }
-# links FILE: "LINE<TAB>FILE LINKED<TAB>ANCHOR" for each [text](FILE#anchor)
-# or [text](#anchor) of FILE outside code blocks.
-links() {
-	awk -v self="$1" '/^```/ { inb = !inb; next }
-	!inb { t = $0
-		while (match(t, /\]\([A-Za-z0-9_.\/-]*#[^) ]*\)/)) {
-			l = substr(t, RSTART + 2, RLENGTH - 3); t = substr(t, RSTART + RLENGTH)
-			f = l; sub(/#.*/, "", f); if (f == "") f = self
-			sub(/^[^#]*#/, "", l); print NR "\t" f "\t" l } }' "$1"
-}
-if [ -n "$end" ]; then
+# Every docs/ page is one README links to, and each of its "## " sections
+# is linked from README; each page links back to README and to each other
+# page.
+links README.md >"$TMP/readme-links"
+for page in docs/*.md; do
+	[ -f "$page" ] || continue
+	if ! awk -F '\t' -v p="$page" '$2 == p { f = 1 } END { exit !f }' "$TMP/readme-links"; then
+		fail "README links to $page" "no link to it: README is how a reader finds it"; continue
+	fi
 	bad=0
-	awk -v end="$end" 'NR > end' README.md | grep -E '^## ' | anchors /dev/stdin >"$TMP/later"
-	links README.md | awk -F '\t' -v end="$end" '$1 < end && $2 == "README.md" { print $3 }' >"$TMP/linked"
+	grep -E '^## ' "$page" | anchors /dev/stdin >"$TMP/sections"
 	while read -r a; do
-		grep -qxF -- "$a" "$TMP/linked" || { fail "README: section #$a is reachable from the top" "no link to it before '$STUDENTS_END'"; bad=1; }
-	done <"$TMP/later"
-	[ "$bad" = 0 ] && pass "README: each of its $(wc -l <"$TMP/later") sections after the students' part is linked from it"
-fi
-# Each lab in full after the marker has its brief in the students' part:
-# a "### Lab N" section with the command (a block, or `make ...` in
-# its **Run** line), a **Look at** line, an **Answer:** question and a
+		awk -F '\t' -v p="$page" -v a="$a" '$2 == p && $3 == a { f = 1 } END { exit !f }' "$TMP/readme-links" ||
+			{ fail "README links to $page#$a" "no link to that section"; bad=1; }
+	done <"$TMP/sections"
+	[ "$bad" = 0 ] && pass "README links to $page and each of its $(wc -l <"$TMP/sections") sections"
+	links "$page" | cut -f 2 | sort -u >"$TMP/out-links"
+	miss=
+	for want in README.md docs/*.md; do
+		[ "$want" = "$page" ] || grep -qxF -- "$want" "$TMP/out-links" || miss="$miss $want"
+	done
+	if [ -z "$miss" ]; then pass "$page links back to README and to every other docs/ page"
+	else fail "$page links back to README and to every other docs/ page" "no link to:$miss"; fi
+done
+# Each lab in full (a "## Lab N" section of a docs/ page) has its brief in
+# README: a "### Lab N" section with the command (a block, or `make ...`
+# in its **Run** line), a **Look at** line, an **Answer:** question and a
 # link to the lab in full.
-if [ -n "$end" ]; then
-	awk -v end="$end" 'NR > end' README.md | grep -E '^## Lab [0-9]+ ' | anchors /dev/stdin >"$TMP/labs"
+for page in docs/*.md; do
+	[ -f "$page" ] || continue
+	grep -E '^## Lab [0-9]+ ' "$page" | anchors /dev/stdin >"$TMP/labs"
 	while read -r a; do
 		n=${a#lab-}; n=${n%%-*}
-		awk -v n="$n" '$0 ~ "^### Lab " n " " { on = 1; next } /^##/ { on = 0 } on' "$TMP/students" >"$TMP/brief"
+		awk -v n="$n" '$0 ~ "^### Lab " n " " { on = 1; next } /^##/ { on = 0 } on' README.md >"$TMP/brief"
 		why=
-		[ -s "$TMP/brief" ] || why="no '### Lab $n' section before '$STUDENTS_END'"
+		[ -s "$TMP/brief" ] || why="no '### Lab $n' section in README"
 		grep -qE '^```sh|^\*\*Run\*\* `make ' "$TMP/brief" || why="${why:+$why; }no command"
 		grep -q '^\*\*Look at\*\*' "$TMP/brief" || why="${why:+$why; }no **Look at** line"
 		grep -q '^\*\*Answer:\*\*.*' "$TMP/brief" && tr '\n' ' ' <"$TMP/brief" | grep -q '\*\*Answer:\*\*[^?]*?' ||
 			why="${why:+$why; }no **Answer:** question"
-		grep -qF "](#$a)" "$TMP/brief" || why="${why:+$why; }no link to #$a"
+		grep -qF "]($page#$a)" "$TMP/brief" || why="${why:+$why; }no link to $page#$a"
 		if [ -z "$why" ]; then pass "README: Lab $n in brief: its command, what to look at, a question, its detail"
-		else fail "README: Lab $n in brief in the students' part" "$why"; fi
+		else fail "README: Lab $n in brief" "$why"; fi
 	done <"$TMP/labs"
-fi
-# glossary_first_use FILE: for each "### TERM" under FILE's "## Glossary",
-# the first use of TERM before the glossary (any case, a plural "s" too),
-# outside code, headings and links to other terms: "TERM<TAB>LINE<TAB>
-# linked|unlinked", or "TERM<TAB>-<TAB>unused".
+done
+# glossary_first_use GLOSSARY FILE...: for each "### TERM" under
+# GLOSSARY's "## Glossary", the first use of TERM in the FILEs, read in
+# turn (any case, a plural "s" too), outside code, headings and links to
+# other terms: "TERM<TAB>FILE:LINE<TAB>linked|unlinked", or
+# "TERM<TAB>-<TAB>unused".
 glossary_first_use() {
 	awk "$ANCHOR_AWK"'
 	function isword(c) { return c ~ /[A-Za-z0-9_]/ }
-	FNR == 1 { pass++ }
+	FNR == 1 { pass++; inb = 0 }
 	pass == 1 { if (/^## Glossary/) g = 1; else if (/^## /) g = 0
 		if (g && /^### /) { t = $0; sub(/^### /, "", t); n++; term[n] = t; want[n] = anchor(t) }
 		next }
@@ -230,37 +268,52 @@ glossary_first_use() {
 					if (la[k] == want[i]) linked = 1; else if (la[k] != "") in_other = 1
 				}
 				if (!isword(c0) && !isword(c1) && !in_other) {
-					found[i] = 1; print term[i] "\t" FNR "\t" (linked ? "linked" : "unlinked"); break
+					found[i] = 1; print term[i] "\t" FILENAME ":" FNR "\t" (linked ? "linked" : "unlinked"); break
 				}
 				from = at; s = substr(t, at + 1)
 			}
 		}
 	}
-	END { for (i = 1; i <= n; i++) if (!(i in found)) print term[i] "\t-\tunused" }' "$1" "$1"
+	END { for (i = 1; i <= n; i++) if (!(i in found)) print term[i] "\t-\tunused" }' "$@"
 }
-bad=0
-glossary_first_use README.md >"$TMP/glossary"
-while IFS=$'\t' read -r term at how; do
-	case $how in
-	linked) ;;
-	unlinked) fail "README:$at: the first use of '$term' links to its glossary entry" "it is not a link to the glossary's '### $term'"; bad=1 ;;
-	*) fail "README: the glossary's '$term' is used before the glossary" "no use found"; bad=1 ;;
-	esac
-done <"$TMP/glossary"
-[ "$bad" = 0 ] && pass "README: each of its $(wc -l <"$TMP/glossary") glossary terms is linked at its first use"
+# The glossary is the document with a "## Glossary"; the terms' uses are
+# looked for in the documents before it, in order.
+glossary= before=()
+for doc in "${DOCS[@]}"; do
+	if grep -q '^## Glossary' "$doc"; then glossary=$doc; break; fi
+	before+=("$doc")
+done
+if [ -z "$glossary" ]; then
+	fail "the documents hold a glossary" "no '## Glossary' in ${DOCS[*]}"
+else
+	bad=0
+	glossary_first_use "$glossary" "${before[@]}" >"$TMP/glossary"
+	while IFS=$'\t' read -r term at how; do
+		case $how in
+		linked) ;;
+		unlinked) fail "$at: the first use of '$term' links to its glossary entry" "it is not a link to $glossary's '### $term'"; bad=1 ;;
+		*) fail "the glossary's '$term' is used before $glossary" "no use found in ${before[*]}"; bad=1 ;;
+		esac
+	done <"$TMP/glossary"
+	[ "$bad" = 0 ] && pass "$glossary: each of its $(wc -l <"$TMP/glossary") terms is linked at its first use"
+fi
 
-for doc in README.md FURTHER.md; do
+for doc in "${DOCS[@]}"; do
 	bad=0
 	links "$doc" >"$TMP/links"
 	while IFS=$'\t' read -r at f a; do
-		if [ ! -f "$f" ]; then fail "$doc:$at links to $f#$a" "no file $f"; bad=1; continue; fi
+		if [ ! -e "$f" ]; then fail "$doc:$at links to $f${a:+#$a}" "no file $f"; bad=1; continue; fi
+		[ -n "$a" ] || continue
 		anchors "$f" >"$TMP/anchors"
 		grep -qxF -- "$a" "$TMP/anchors" || { fail "$doc:$at links to $f#$a" "no heading of $f has that anchor"; bad=1; }
 	done <"$TMP/links"
-	[ "$bad" = 0 ] && pass "$doc: each of its $(wc -l <"$TMP/links") #anchor links names a heading"
+	[ "$bad" = 0 ] && pass "$doc: each of its $(wc -l <"$TMP/links") links names a file there, and each #anchor a heading"
 done
 
 # ------------------------------------------------------------ the copy
+# (The checks above read files; running every command is make test-all's.)
+full_only "the documents' commands, run as typed"
+
 # The kit as a reader gets it: a git clone of this tree with its
 # uncommitted changes laid over (so the check sees what is being tested),
 # or a copy of its sources where there is no git.
@@ -271,16 +324,20 @@ else
 	kit_copy "$KIT"
 fi || { fail "readme: a fresh copy of the kit" "clone/copy failed"; exit 1; }
 
-# README's commands, then FURTHER.md's (their line numbers named so).
-{ readme_commands README.md; readme_commands FURTHER.md | sed 's/^/FURTHER.md:/'; } >"$TMP/commands"
+# Every document's commands, in order (each line number named by its file
+# but README's).
+for doc in "${DOCS[@]}"; do
+	if [ "$doc" = README.md ]; then readme_commands "$doc"
+	else readme_commands "$doc" | sed "s|^|$doc:|"; fi
+done >"$TMP/commands"
 if [ ! -s "$TMP/commands" ]; then
-	fail "readme: README shows commands" "no command found in README's blocks"
+	fail "readme: README shows commands" "no command found in the documents' blocks"
 fi
 
-# Every NOT_RUN entry is still one of README's commands.
+# Every NOT_RUN entry is still one of the documents' commands.
 while IFS=$'\t' read -r c why; do
 	if cut -f 2 "$TMP/commands" | grep -qxF -- "$c"; then pass "readme: not run here: $c ($why)"
-	else fail "readme: NOT_RUN lists '$c'" "README no longer shows it: take it out of NOT_RUN"; fi
+	else fail "readme: NOT_RUN lists '$c'" "no document shows it any more: take it out of NOT_RUN"; fi
 done <<<"$NOT_RUN"
 
 # placeholders COMMAND: COMMAND with a word FILE replaced by the newest
@@ -302,7 +359,7 @@ placeholders() (
 	printf '%s\n' "$out"
 )
 
-# In a handout README's commands meet the stubs: make check fails them by
+# In a handout the documents' commands meet the stubs: make check fails them by
 # design, and the grader's key is not there.
 needs_solution "every exercise" "README's commands, run as typed" || : >"$TMP/commands"
 while IFS=$'\t' read -r at cmd said; do
@@ -320,13 +377,13 @@ while IFS=$'\t' read -r at cmd said; do
 		want=${said#*last line: }; want=${want%%  *}
 		pat=${want//DATE/*}
 		# shellcheck disable=SC2053
-		[[ $(tail -n 1 "$TMP/out") == $pat ]] || why="last line '$(tail -n 1 "$TMP/out")', README says '$want'" ;;
+		[[ $(tail -n 1 "$TMP/out") == $pat ]] || why="last line '$(tail -n 1 "$TMP/out")', the document says '$want'" ;;
 	esac
-	# Paths README names beside the command exist now (NAME, DATE: any).
+	# Paths the document names beside the command exist now (NAME, DATE: any).
 	for p in $(printf '%s\n' "$said" | grep -oE '(^|[ (`])[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+\.[a-z]+' | sed 's/^[ (`]//'); do
 		g=${p//DATE/*}; g=${g//NAME/*}
 		# shellcheck disable=SC2086
-		compgen -G "$KIT/$g" >/dev/null || why="${why:+$why; }README names $p, not there"
+		compgen -G "$KIT/$g" >/dev/null || why="${why:+$why; }the document names $p, not there"
 	done
 	# make submit STUDENT=NAME: the file says whose it is.
 	if [[ $run =~ (^|[[:space:]])STUDENT=([A-Za-z0-9@._-]+) ]] && [[ $run == *submit* ]]; then

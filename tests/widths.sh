@@ -12,7 +12,7 @@
 full_only "every target on a terminal: widths"
 
 # The one file in results/ not meant for reading: a submission's csv: lines
-# are the programs' CSV records, kept whole for the grader (README says so).
+# are the programs' CSV records, kept whole for the grader (docs/labs.md says so).
 W8_EXCEPTIONS="results/reference-submission.txt"
 
 # w8_lines FILE: a terminal log's lines, each piece between carriage

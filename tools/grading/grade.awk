@@ -956,8 +956,8 @@ function loader_model(    a) {
 # git checkout (a download cannot say its revision) and nothing else.
 # What this cannot prove: a forger who edits every copy of a number
 # consistently, or runs a patched program built and committed to look
-# clean; only a re-run on the grader's machine can (README, "What a text
-# file cannot prove").
+# clean; only a re-run on the grader's machine can (docs/grading.md,
+# "What a text file cannot prove").
 function fcheck(chk, bad) {
 	if (bad == "") out("PASS", "file", chk, "consistent", "consistent", "exact", "", "")
 	else out("INTEGRITY", "file", chk, "differs", "consistent", "exact", "", bad)

@@ -154,7 +154,7 @@ step6() {
 	note "perturb fills each block malloc() maps or carves with 170^0xff = 0x55" \
 	     "bytes, so every 63 MiB frame: every sampled pixel is corrupt, and the" \
 	     "skeleton was always relying on luck.  (Not a block the tcache serves, up" \
-	     "to 1,032 bytes: README's step 6, What perturb cannot see.)"
+	     "to 1,032 bytes: docs/labs.md, step 6, What perturb cannot see.)"
 	if [ "$RF" = 2 ]; then
 		note "Faults halve: the fill writes each page first, one fault instead of two."
 	else

@@ -62,8 +62,8 @@ record() {
 	fi
 }
 
-# --class-plan: the instructors' commands, in the order README's class plan
-# shows them, each run as the class would (its output kept out of the way)
+# --class-plan: the instructors' commands, in the order the class plan
+# (docs/instructors.md) shows them, each run as the class would (its output kept out of the way)
 # and its wall time printed: what the plan's duration column quotes.
 if [ "${1:-}" = --class-plan ]; then
 	while IFS= read -r cmd; do
@@ -91,8 +91,8 @@ fi
 
 # --recheck: Gradescope's grade of code (tools/grading/recheck.sh) on the
 # kit's own programs at the course's knobs, with its CPU time and its
-# largest process (GNU time, where installed): what README's For graders
-# quotes for the autograder's settings.
+# largest process (GNU time, where installed): what For graders
+# (docs/grading.md) quotes for the autograder's settings.
 if [ "${1:-}" = --recheck ]; then
 	d=$(mktemp -d) || exit 1
 	cp $(lab_programs | sed 's/$/.c/') "$d/" || exit 1
@@ -134,7 +134,7 @@ for target in "$@"; do
 	# make run, set-up's first command, on this machine (its # took line is
 	# what README's set-up quotes).
 	setup) record setup-run make --no-print-directory run ;;
-	# The 50-minute class of README's "For instructors", each command timed.
+	# The 50-minute class of docs/instructors.md, each command timed.
 	class) record class-plan tools/maint/record.sh --class-plan ;;
 	# Gradescope's grade of code, the kit's own programs, timed.
 	recheck) record recheck-run tools/maint/record.sh --recheck ;;
