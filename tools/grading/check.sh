@@ -20,6 +20,8 @@ case ${1:-} in
 esac
 T=$(mktemp -d) || die "no temporary directory"
 trap 'rm -rf "$T"' EXIT
+# the runner each measured program goes through (tools/submit.sh)
+make -s tools/grading/wait4run >&2 || { echo "$prog: tools/grading/wait4run does not build" >&2; exit 2; }
 regions=$(awk -v DO=list -f tools/lib/exercise.awk $(lab_programs | sed 's/$/.c/')) || exit 2
 exfiles=$(printf '%s\n' "$regions" | awk '{ printf "%s%s=%s", (NR > 1 ? " " : ""), $1, $2 }')
 MALLOC_LABS_STEPS=exercise STUDENT=${STUDENT:-check} OUT="$T/check.txt" tools/submit.sh >"$T/submit.out" ||
