@@ -486,7 +486,7 @@ tools/plots/plot: tools/plots/plot.c tools/include/cli.h build/flags
 tools/grading/regioncheck: tools/grading/regioncheck.c
 	$(CC) $(CFLAGS) -o $@ $<
 # make check's runner: each measured program's faults as wait4() saw them.
-tools/grading/wait4run: tools/grading/wait4run.c
+tools/grading/wait4run: tools/grading/wait4run.c tools/include/cli.h
 	$(CC) $(CFLAGS) -o $@ $<
 
 plots: $(LABS) tools/plots/plot

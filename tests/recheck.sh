@@ -152,13 +152,14 @@ if [ $rc = 1 ] && [ -n "$lab6" ] && [ "$lab6" = "$s6" ] && grep -q 'no arenas.c 
    [ "${os%/*}" = $((${full%/*} - ${lab6#*/} + ${lab6%/*})) ]; then
 	pass "recheck: arenas.c left out: lab6 scores its stub's $lab6, every other exercise full ($os)"
 else fail "recheck: a file left out" "exit $rc, $os, lab6 $lab6 (stub $s6)"; fi
-# Regions that scribble memory: new_frame() zeroes past its block (over
-# the heap's next chunk) or up its stack (over the harness's locals, the
-# fault counter's start among them).  Taken, they run; what they break
-# never scores more than the stub.
+# Regions that scribble memory: new_frame() as the stub (malloc, no fix)
+# but zeroing past its block (over the heap's next chunk) or up its stack
+# (through a pointer the compiler cannot see through, over the harness's
+# locals: the corrupt-pixel count and the fault counter's start among
+# them).  Taken, they run; what they break never scores above the stub.
 for how in heap stack; do
-	if [ $how = heap ]; then body='uint64_t *f = calloc(1, bytes);\n\tif (f)\n\t\tmemset((char *)f + bytes, 0, 64);\n\treturn f;'
-	else body='volatile uint64_t below[1];\n\tfor (int i = 1; i < 64; i++)\n\t\tbelow[i] = 0;\n\treturn calloc(1, bytes);'; fi
+	if [ $how = heap ]; then body='uint64_t *f = malloc(bytes);\n\tif (f)\n\t\tmemset((char *)f + bytes, 0, 64);\n\treturn f;'
+	else body='volatile uint64_t here = 0;\n\tuint64_t *volatile up = (uint64_t *)&here;\n\tfor (int i = 1; i < 64; i++)\n\t\tup[i] = 0;\n\treturn malloc(bytes);'; fi
 	mkdir -p "$TMP/scribble-$how" && cp "$TMP/kit/"*.c "$TMP/scribble-$how/"
 	upload "$TMP/scribble-$how" frames.c lab1.new_frame "static uint64_t *new_frame(size_t bytes)\n{\n\t$body\n}"
 	env "${KNOBS[@]}" $R "$TMP/scribble-$how" >"$TMP/scribble-$how.out" 2>&1

@@ -25,36 +25,14 @@
  * (fork, wait4, FILE not written).
  */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <getopt.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "../include/cli.h"
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include <unistd.h>
-
-static const char *prog = "wait4run";
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: %s --report FILE COMMAND [ARG...]\n", prog);
-}
-
-static void bad_usage(const char *why)
-{
-	fprintf(stderr, "%s: %s\n", prog, why);
-	usage(stderr);
-	exit(2);
-}
-
-/* A failure of this process: the reason and errno's text, exit 1. */
-static void die(const char *what)
-{
-	fprintf(stderr, "%s: %s: %s\n", prog, what, strerror(errno));
-	exit(1);
+	fprintf(f, "usage: %s --report FILE COMMAND [ARG...]\n", bench_prog);
 }
 
 /* The child's side: nothing between fork and exec but the exec, so that
@@ -63,7 +41,7 @@ static void die(const char *what)
 static void run_child(char **argv)
 {
 	execvp(argv[0], argv);
-	fprintf(stderr, "%s: cannot run %s: %s\n", prog, argv[0], strerror(errno));
+	fprintf(stderr, "%s: cannot run %s: %s\n", bench_prog, argv[0], strerror(errno));
 	_exit(127);
 }
 
@@ -74,7 +52,7 @@ static void report(const char *path, const struct rusage *ru, int status)
 	FILE *f = fopen(path, "w");
 
 	if (!f)
-		die(path);
+		die("%s", path);
 	if (WIFSIGNALED(status))
 		fprintf(f, "wait4: minflt=%ld majflt=%ld signal=%d\n", ru->ru_minflt, ru->ru_majflt,
 			WTERMSIG(status));
@@ -82,7 +60,7 @@ static void report(const char *path, const struct rusage *ru, int status)
 		fprintf(f, "wait4: minflt=%ld majflt=%ld exit=%d\n", ru->ru_minflt, ru->ru_majflt,
 			WEXITSTATUS(status));
 	if (fclose(f) != 0)
-		die(path);
+		die("%s", path);
 }
 
 int main(int argc, char **argv)
@@ -97,6 +75,7 @@ int main(int argc, char **argv)
 	int c, status;
 	pid_t pid;
 
+	bench_start("wait4run");
 	/* "+": options end at COMMAND, whose own options are its own. */
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		if (c == 'r')
@@ -110,9 +89,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!path || !*path)
-		bad_usage("no --report FILE");
+		bad_usage(usage, "no --report FILE");
 	if (optind == argc)
-		bad_usage("no COMMAND");
+		bad_usage(usage, "no COMMAND");
 	pid = fork();
 	if (pid < 0)
 		die("fork");
