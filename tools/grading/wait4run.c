@@ -67,8 +67,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "report", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		BENCH_OPTIONS_END
 	};
 	const char *path = NULL;
 	struct rusage ru;
@@ -77,17 +76,9 @@ int main(int argc, char **argv)
 
 	bench_start("wait4run");
 	/* "+": options end at COMMAND, whose own options are its own. */
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = bench_getopt(argc, argv, "+:h", longopts, usage)) != -1)
 		if (c == 'r')
 			path = optarg;
-		else if (c == 'h') {
-			usage(stdout);
-			return 0;
-		} else {
-			usage(stderr);
-			return 2;
-		}
-	}
 	if (!path || !*path)
 		bad_usage(usage, "no --report FILE");
 	if (optind == argc)
