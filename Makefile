@@ -236,7 +236,7 @@ submit: $(LABS)
 # tools/lib/exercise.awk), built and measured here against the kit's model:
 # one line a check, then Score: N/M; short of full marks it fails.  The
 # knobs typed (FRAMES=4 ...) reach it as they reach make submit.
-check: $(LABS)
+check: $(LABS) tools/grading/wait4run
 	@CC=$(call shq,$(CC)) CFLAGS=$(call shq,$(CFLAGS)) tools/grading/check.sh
 
 # handout: the students' copy of this kit in OUT (tools/grading/handout.sh):
@@ -408,6 +408,9 @@ tools/plots/plot: tools/plots/plot.c tools/include/cli.h build/flags
 # The grader's reader of a student's exercise region (tools/grading/recheck.sh).
 tools/grading/regioncheck: tools/grading/regioncheck.c
 	$(CC) $(CFLAGS) -o $@ $<
+# make check's runner: each measured program's faults as wait4() saw them.
+tools/grading/wait4run: tools/grading/wait4run.c tools/include/cli.h
+	$(CC) $(CFLAGS) -o $@ $<
 
 plots: $(LABS) tools/plots/plot
 	@$(call LEFTOVER,the untuned runs)
@@ -419,7 +422,7 @@ reference-plots: $(LABS) tools/plots/plot
 test: tools/plots/plot tests/bin/xmlcheck tests/bin/jsoncheck
 clean: clean-plot
 clean-plot:
-	rm -f tools/plots/plot tools/grading/regioncheck
+	rm -f tools/plots/plot tools/grading/regioncheck tools/grading/wait4run
 
 # ------------------------------------------------------------------ tests
 # A 2.31 build, once made, is kept up to date for tests/glibc-versions.sh.

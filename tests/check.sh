@@ -101,6 +101,69 @@ if grep -q 'a make check record' "$TMP/err"; then pass "... and says what the fi
 else fail "grade.sh names make check's record" "$(cat "$TMP/err")"; fi
 check_refused "MALLOC_LABS_STEPS=all tools/submit.sh"
 
+# ------------------------------------------- counts seen from outside (wait4)
+# tools/grading/wait4run: the command's status passed on, its faults as
+# wait4() gave them, written to the report only.
+W=tools/grading/wait4run
+make -s $W >/dev/null 2>&1 || fail "tools/grading/wait4run builds" "make failed"
+check_usage_error "wait4run: no --report" $W true
+check_usage_error "wait4run: no COMMAND" $W --report "$TMP/w4"
+check_exit "wait4run: the command's exit status is its own (3)" 3 $W --report "$TMP/w4" sh -c 'exit 3'
+if grep -qx 'wait4: minflt=[0-9]* majflt=[0-9]* exit=3' "$TMP/w4"; then pass "wait4run: the report says exit=3"
+else fail "wait4run's report of an exit" "$(cat "$TMP/w4")"; fi
+check_exit "wait4run: a command killed by SIGSEGV: 139, as a shell says" 139 $W --report "$TMP/w4" sh -c 'kill -SEGV $$'
+if grep -qx 'wait4: minflt=[0-9]* majflt=[0-9]* signal=11' "$TMP/w4"; then pass "wait4run: the report says signal=11"
+else fail "wait4run's report of a signal" "$(cat "$TMP/w4")"; fi
+check_exit "wait4run: a command that is not there: 127" 127 $W --report "$TMP/w4" "$TMP/none"
+# One frame of 64 MiB written: the program's own count of its loop is at
+# most the kernel's count of its whole process, and the rest (start-up,
+# set-up, exit) within the grader's allowance.
+gap=$(sed -n 's/^function wait4_gap() { return \([0-9]*\) }$/\1/p' tools/grading/grade.awk)
+$W --report "$TMP/w4" ./frames --csv --no-thp --frames 1 --size 64M --alloc memset >"$TMP/w4.csv" 2>"$TMP/err"
+self=$(tools/lib/csvget minor_faults "$TMP/w4.csv") kern=$(sed -n 's/^wait4: minflt=\([0-9]*\) .*/\1/p' "$TMP/w4")
+if [ -n "$self" ] && [ -n "$kern" ] && [ -n "$gap" ] && [ "$self" -ge $((64 * 1048576 / $(getconf PAGESIZE))) ] &&
+   [ "$self" -le "$kern" ] && [ $((kern - self)) -le "$gap" ]; then
+	pass "wait4run: frames counts $self faults in its loop, wait4 $kern in all (start-up and exit $((kern - self)), allowed $gap)"
+else fail "wait4run's count against the program's" "self '$self', wait4 '$kern', allowance '$gap': $(cat "$TMP/err")"; fi
+
+# The grader holds each run's printed faults to wait4's: make check's own
+# record ($TMP/check.txt above) graded as written, then doctored three ways.
+# doctor NAME AWK: the record with AWK applied to lab1.tune-malloc's
+# record, graded; its output in $TMP/NAME.out.
+doctor() {
+	awk -v prog="$2" 'BEGIN { split(prog, p, "=") }
+		/^@run / { id = $2 } id == "lab1.tune-malloc" && /^wait4: / { if (p[1] == "drop") next; $0 = "wait4: minflt=" p[2] " majflt=0 exit=0" } 1' \
+		"$TMP/check.txt" >"$TMP/$1.txt"
+	tools/grading/check.sh --grade "$TMP/$1.txt" >"$TMP/$1.out" 2>&1
+}
+check_usage_error "check.sh --grade: no FILE" tools/grading/check.sh --grade
+awk '/^@run / { id = $2 } id == "lab1.tune-malloc" && /^csv: / { print substr($0, 6) }' "$TMP/check.txt" >"$TMP/tm.csv"
+self=$(tools/lib/csvget minor_faults "$TMP/tm.csv" 2>/dev/null)
+kern=$(awk '/^@run / { id = $2 } id == "lab1.tune-malloc" && /^wait4: / { sub(/.*minflt=/, ""); print $1 }' "$TMP/check.txt")
+tools/grading/check.sh --grade "$TMP/check.txt" >"$TMP/asis.out" 2>&1
+if [ -n "$self" ] && [ -n "$kern" ] && ! grep -q 'wait4' "$TMP/asis.out" && grep -q '^Score: ' "$TMP/asis.out"; then
+	pass "make check's record: every run's own counts agree with wait4's (tune-malloc: $self of $kern)"
+else fail "make check's record against wait4" "self '$self', wait4 '$kern': $(grep -m 3 wait4 "$TMP/asis.out")"; fi
+# flagged NAME WHY: lab1.tune-malloc's run counts nothing, with WHY.
+flagged() {
+	if grep -q '^  FAIL  lab1.tune-malloc  minor_faults  *missing ' "$TMP/$1.out" &&
+	   grep -q "($2" "$TMP/$1.out" && grep -q '^lab1.tune-malloc: 0/' "$TMP/$1.out"; then
+		pass "check: $1: lab1.tune-malloc counts nothing ($2)"
+	else fail "check: $1" "$(grep -m 4 -A1 'tune-malloc  minor\|^Score' "$TMP/$1.out")"; fi
+}
+doctor hidden-faults "set=$((self * 10))"
+flagged hidden-faults "counts disagree with the kernel's (wait4)"
+doctor over-gap "set=$((self + gap + 1))"
+flagged over-gap "counts disagree with the kernel's (wait4)"
+doctor at-gap "set=$((self + gap))"
+if ! grep -q 'wait4' "$TMP/at-gap.out" && [ "$(sed -n 's/^Score: //p' "$TMP/at-gap.out")" = "$(sed -n 's/^Score: //p' "$TMP/asis.out")" ]; then
+	pass "check: a gap of exactly the allowance ($gap) is accepted"
+else fail "check: the allowance's edge" "$(grep -m 2 wait4 "$TMP/at-gap.out")"; fi
+doctor more-than-kernel "set=$((self - 1))"
+flagged more-than-kernel "counts disagree with the kernel's (wait4)"
+doctor no-wait4 "drop"
+flagged no-wait4 "no count from outside (wait4)"
+
 # ------------------------------------------------- the skeleton as shipped
 # The handout (make handout, as an instructor types it: every region its
 # stub) builds warning-free and make check scores it under half, every
@@ -149,3 +212,16 @@ awk '/^\/\* BEGIN EXERCISE lab6\.give_memory_back \*\/$/ { print; print "static 
 if grep -q 'exited 124 (over CHECK_TIMEOUT=3 s)' "$TMP/hang.out" && grep -q '^Score: ' "$TMP/hang.out"; then
 	pass "a give_memory_back() that never returns: stopped at CHECK_TIMEOUT, scored, and make check ends"
 else fail "a hanging region" "$(grep -m 3 'trim\|Score' "$TMP/hang.out")"; fi
+# A count the program misprints: its harness patched to print the faults
+# of one frame in every N, which is what a region scribbling over the
+# harness's counters would aim for (the untuned stub then prints the
+# tuned count).  wait4 saw every frame's faults: the run counts nothing.
+awk -v DO=stub -v STUBS=tools/exercises -f $EX arenas.c >"$S/arenas.c"
+awk -v DO=stub -v STUBS=tools/exercises -f $EX frames.c |
+	sed 's/^\tr\.use = bench_usage_delta(u0, bench_usage_now());$/&\n\tr.use.minflt \/= o->frames;/' >"$S/frames.c"
+(cd "$S" && make -s >/dev/null 2>&1 && CHECK_TIMEOUT=60 make -s check "${KNOBS[@]}") >"$TMP/misprint.out" 2>/dev/null
+if grep -q 'r.use.minflt /= o->frames;' "$S/frames.c" &&
+   grep -q '^  FAIL  lab1.tune-malloc  minor_faults  *missing ' "$TMP/misprint.out" &&
+   grep -q "(counts disagree with the kernel's (wait4): " "$TMP/misprint.out"; then
+	pass "a harness that prints 1/N of its faults (the tuned count, untuned): the kernel's count (wait4) refuses the run"
+else fail "a misprinted count against wait4" "$(grep -m 4 -A1 'tune-malloc  minor' "$TMP/misprint.out")"; fi

@@ -5,7 +5,9 @@
 # the reason the grader must give; then whole re-runs: the kit's own
 # solutions score full, the handout's stubs under half, tuning added
 # outside the regions (a constructor calling mallopt) exactly what the
-# stubs score, and a refused region 0 for its exercise alone.
+# stubs score, a refused region (every way of refusing one) exactly what
+# its stub scores, and a region that scribbles memory or prints a forged
+# row never more than its stub.
 . "$(dirname "$0")/lib.sh" || exit 1
 
 KNOBS=(FRAMES=2 SCALE=100 VARIANCE_ITERS=2000 COUNT_LARGE=200 BYTES=1M)
@@ -25,7 +27,8 @@ upload() {
 }
 # The rows: NAME | FILE | REGION | TEXT | what the grader must say.  Each
 # text would, spliced into the kit's program, change what is measured or
-# reach past its exercise; each is refused, its exercise alone scoring 0.
+# reach past its exercise; each is refused, and its exercise is graded as
+# its stub (the whole runs below: every way of refusing, the stub's score).
 ROWS="define|arenas.c|lab6.give_memory_back|#define malloc_trim(x) 1\nstatic int give_memory_back(void) { return malloc_trim(0); }|line 1: a preprocessor line
 digraph|arenas.c|lab6.give_memory_back|%:define X 1\nstatic int give_memory_back(void) { return 1; }|line 1: a preprocessor line
 continued|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return 1; } \\\\|a line that continues
@@ -106,15 +109,65 @@ env "${KNOBS[@]}" $R "$TMP/ctor" >"$TMP/ctor.out" 2>&1
 cs=$(score_of "$TMP/ctor.out")
 [ -n "$cs" ] && [ "$cs" = "$ss" ] && pass "recheck: a constructor tuning malloc outside the regions scores what the stubs score ($cs)" ||
 	fail "recheck: tuning outside the regions" "$cs against the stubs' $ss"
-# One region refused: its exercise 0, every other as the kit's.
-cp -r "$TMP/kit" "$TMP/one"
-upload "$TMP/one" arenas.c lab6.give_memory_back '#define X 1\nstatic int give_memory_back(void) { return malloc_trim(0); }'
+# ex_score OUT NAME: NAME's N/M in the grade recheck printed in OUT.
+ex_score() { awk -v e="$2" '/^The grade/ { g = 1 } g && $1 == e { print $NF; exit }' "$1"; }
+# spoil DIR FILE REGION LINE: DIR holds the kit's FILE, its REGION the
+# kit's own solution with LINE (printf's %b) put first.
+spoil() {
+	mkdir -p "$1" && awk -v r="$3" -v t="$(printf '%b' "$4")" '
+		{ print } $0 == "/* BEGIN EXERCISE " r " */" { print t }' "$2" >"$1/$2"
+}
+# Every region refused at once, each its own way, each around the kit's
+# own solution: every exercise scores exactly what its stub scored above,
+# and its grade line says why.  (The ways: the reader, a macro of the
+# kit's, a symbol for the whole program, not compiling alone, the kit's
+# program not compiling with it.)
+A=$TMP/refused
+spoil "$A" frames.c lab1.tune_allocator '} static int x(void) { return 0; }'
+awk -v r=lab1.new_frame '{ print } $0 == "/* BEGIN EXERCISE " r " */" { print "static int scaled(void) { return MAX_FRAMES; }" }' \
+	"$A/frames.c" >"$A/frames.c.2" && mv "$A/frames.c.2" "$A/frames.c"
+spoil "$A" malloc_variance.c lab2.pool 'int pool_calls;'
+spoil "$A" threads.c lab3.thread_policy 'static int uses_harness(void) { return (int)page_bytes; }'
+spoil "$A" yes.c lab5.page_buffer 'static void kits_own(void) { extern uintptr_t page_bytes; page_bytes = 1; }'
+spoil "$A" arenas.c lab6.give_memory_back 'static void usage(void) { }'
+env "${KNOBS[@]}" $R "$A" >"$TMP/refused.out" 2>&1; rc=$?
+same=0 all=0 bad=
+while read -r r _; do
+	all=$((all + 1))
+	a=$(ex_score "$TMP/refused.out" "$r") b=$(ex_score "$TMP/stub.out" "$r")
+	if [ -n "$a" ] && [ "$a" = "$b" ] && grep -A1 "^  $r " "$TMP/refused.out" | grep -q 'refused, its stub graded: '; then
+		same=$((same + 1))
+	else bad="$bad $r=$a(stub $b)"; fi
+done < <(awk -v DO=list -f tools/lib/exercise.awk $(lab_programs | sed 's/$/.c/'))
+if [ $rc = 1 ] && [ "$same" = "$all" ] && [ "$(grep -c ' REFUSED$' "$TMP/refused.out")" = "$all" ] &&
+   [ "$(score_of "$TMP/refused.out")" = "$ss" ]; then
+	pass "recheck: every region refused, each its own way: each exercise scores its stub's ($ss in all)"
+else fail "recheck: refused regions score their stubs" "exit $rc, $(score_of "$TMP/refused.out") against $ss:$bad"; fi
+# A file left out: its region keeps its stub; every other the kit's.
+mkdir -p "$TMP/one" && cp "$TMP/kit/"*.c "$TMP/one/" && rm "$TMP/one/arenas.c"
 env "${KNOBS[@]}" $R "$TMP/one" >"$TMP/one.out" 2>&1; rc=$?
 os=$(score_of "$TMP/one.out")
-lab6=$(awk '/^The grade/ { g = 1 } g && $1 == "lab6.give_memory_back" { print $NF }' "$TMP/one.out")
-if [ $rc = 1 ] && [ "$lab6" = 0/2 ] && [ "${os%/*}" = $((${full%/*} - 2)) ]; then
-	pass "recheck: one region refused scores 0 for its exercise alone ($os)"
-else fail "recheck: one refused region" "exit $rc, $os, lab6 $lab6"; fi
+lab6=$(ex_score "$TMP/one.out" lab6.give_memory_back) s6=$(ex_score "$TMP/stub.out" lab6.give_memory_back)
+if [ $rc = 1 ] && [ -n "$lab6" ] && [ "$lab6" = "$s6" ] && grep -q 'no arenas.c in the upload' "$TMP/one.out" &&
+   [ "${os%/*}" = $((${full%/*} - ${lab6#*/} + ${lab6%/*})) ]; then
+	pass "recheck: arenas.c left out: lab6 scores its stub's $lab6, every other exercise full ($os)"
+else fail "recheck: a file left out" "exit $rc, $os, lab6 $lab6 (stub $s6)"; fi
+# Regions that scribble memory: new_frame() as the stub (malloc, no fix)
+# but zeroing past its block (over the heap's next chunk) or up its stack
+# (through a pointer the compiler cannot see through, over the harness's
+# locals: the corrupt-pixel count and the fault counter's start among
+# them).  Taken, they run; what they break never scores above the stub.
+for how in heap stack; do
+	if [ $how = heap ]; then body='uint64_t *f = malloc(bytes);\n\tif (f)\n\t\tmemset((char *)f + bytes, 0, 64);\n\treturn f;'
+	else body='volatile uint64_t here = 0;\n\tuint64_t *volatile up = (uint64_t *)&here;\n\tfor (int i = 1; i < 64; i++)\n\t\tup[i] = 0;\n\treturn malloc(bytes);'; fi
+	mkdir -p "$TMP/scribble-$how" && cp "$TMP/kit/"*.c "$TMP/scribble-$how/"
+	upload "$TMP/scribble-$how" frames.c lab1.new_frame "static uint64_t *new_frame(size_t bytes)\n{\n\t$body\n}"
+	env "${KNOBS[@]}" $R "$TMP/scribble-$how" >"$TMP/scribble-$how.out" 2>&1
+	a=$(ex_score "$TMP/scribble-$how.out" lab1.new_frame) b=$(ex_score "$TMP/stub.out" lab1.new_frame)
+	if grep -q '^  lab1.new_frame .* taken$' "$TMP/scribble-$how.out" && [ -n "$a" ] && [ -n "$b" ] && [ "${a%/*}" -le "${b%/*}" ]; then
+		pass "recheck: a new_frame() that scribbles past its $how block scores $a, the stub $b"
+	else fail "recheck: a scribbling new_frame() ($how)" "$a against the stub's $b: $(grep -m 3 'fix-frame' "$TMP/scribble-$how.out")"; fi
+done
 # A region that prints: tune_allocator() writes a perfect header and row,
 # copied from an honest run, before the kit's own.  A run whose output
 # holds a second row counts for nothing.
@@ -126,7 +179,7 @@ cp -r "$TMP/kit" "$TMP/forge"
 	END { print "\"); }"; print "/* END EXERCISE lab1.tune_allocator */" }' >"$TMP/forged.c"
 awk -v DO=splice -v FROM="$TMP/forged.c" -v ONLY=lab1.tune_allocator -f tools/lib/exercise.awk frames.c >"$TMP/forge/frames.c"
 env "${KNOBS[@]}" $R "$TMP/forge" >"$TMP/forge.out" 2>&1
-t=$(awk '/^The grade/ { g = 1 } g && $1 == "lab1.tune_allocator" { print $NF }' "$TMP/forge.out")
-if [ "$t" = 0/24 ] && grep -q 'printed a second CSV row' "$TMP/forge.out"; then
-	pass "recheck: a region that prints a forged row before the kit's scores 0 ($t): no count of its runs is read"
-else fail "recheck: a forged row printed by the region" "tune_allocator $t: $(grep -m 3 'tune-malloc' "$TMP/forge.out")"; fi
+t=$(ex_score "$TMP/forge.out" lab1.tune_allocator) st=$(ex_score "$TMP/stub.out" lab1.tune_allocator)
+if [ -n "$t" ] && [ -n "$st" ] && [ "${t%/*}" -le "${st%/*}" ] && grep -q 'printed a second CSV row' "$TMP/forge.out"; then
+	pass "recheck: a region that prints a forged row before the kit's scores $t (the stub $st): no count of its runs is read"
+else fail "recheck: a forged row printed by the region" "tune_allocator $t, the stub $st: $(grep -m 3 'tune-malloc' "$TMP/forge.out")"; fi

@@ -31,7 +31,9 @@
 # grade an exercise (tools/grading/steps), a header line "steps: exercise"
 # (the grader refuses such a file as a submission), a failing run recorded
 # (exit: and its stderr's last line) instead of stopping, each run bounded
-# by CHECK_TIMEOUT seconds (default 300), and no summary for a person.
+# by CHECK_TIMEOUT seconds (default 300), each run not under strace made
+# through tools/grading/wait4run (its "wait4:" line: the process's faults
+# as the kernel counted them), and no summary for a person.
 #
 # Any run that fails stops everything with the reason and exit 1; the file
 # is written as NAME.XXXXXX.part (this run's own) and linked to NAME only
@@ -116,6 +118,8 @@ PROGRAMS=$(lab_programs) || exit 1         # tools/labs/registry
 for p in $PROGRAMS; do
 	[ -x "./$p" ] || { echo "$PROG: ./$p is not built; run make (make submit builds it)" >&2; exit 1; }
 done
+[ $STEPS_KIND = graded ] || [ -x tools/grading/wait4run ] ||
+	{ echo "$PROG: tools/grading/wait4run is not built (make check builds it)" >&2; exit 1; }
 
 # Inherited allocator settings would make most counts incomparable: say so
 # now, not at grading.  ALLOW_ENV=1 submits anyway (the grader marks ENV).
@@ -353,14 +357,21 @@ while IFS='|' read -r id kind envs args; do
 	t0=$SECONDS
 	if [ $STEPS_KIND = exercise ]; then
 		# The student's code may crash or hang: the run is recorded as it
-		# ended, and the grader scores what it printed.
-		rc=0
-		timeout -k 5 "$CHECK_TIMEOUT" env ${envv[@]+"${envv[@]}"} "${cmd[@]}" >"$WORK/out" 2>"$WORK/err" || rc=$?
+		# ended, and the grader scores what it printed.  A run that is
+		# not strace's goes through tools/grading/wait4run: the faults
+		# the kernel charged to the whole process, seen from outside it
+		# (wait4:), which the grader holds the program's own counts to.
+		rc=0 outside=()
+		rm -f "$WORK/wait4"
+		[ "$kind" = run ] && outside=(tools/grading/wait4run --report "$WORK/wait4")
+		timeout -k 5 "$CHECK_TIMEOUT" env ${envv[@]+"${envv[@]}"} ${outside[@]+"${outside[@]}"} "${cmd[@]}" \
+			>"$WORK/out" 2>"$WORK/err" || rc=$?
 		{
 			echo "@run $id"
 			echo "cmd: ${cmd[*]}"
 			echo "env: ${envs/#-/(none)}"
 			echo "exit: $rc$([ $rc = 124 ] && echo " (over CHECK_TIMEOUT=$CHECK_TIMEOUT s)")"
+			[ -s "$WORK/wait4" ] && head -n 1 "$WORK/wait4"
 			[ $rc = 0 ] || echo "stderr: $(grep -v '^$' "$WORK/err" | tail -n 1 | cut -c1-200)"
 			sed 's/^/csv: /' "$WORK/out"
 			# (a run that failed has no counts: 0 calls is not what it made)

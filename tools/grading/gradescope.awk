@@ -135,7 +135,8 @@ function gradescope(    i, g, n, name, key, GN, GS, GM, GB, GO, GV, v, line, sep
 
 # The grade of a student's code (tools/grading/recheck.sh): a test an
 # exercise.  GS_EXERCISES holds a line an exercise, NAME FILE GOT MAX WHY
-# (tab-separated; WHY: why its region was refused, or empty); GS_CHECK is
+# (tab-separated; WHY: why its region was refused, its stub graded in its
+# place, or empty); GS_CHECK is
 # make check's output, whose lines under "NAME (FILE)" are that test's.
 function gradescope_exercises(    line, f, n, ne, E, F, G, M, Y, O, cur, s, m, i, e) {
 	while ((getline line < GS_EXERCISES) > 0) {
@@ -157,7 +158,7 @@ function gradescope_exercises(    line, f, n, ne, E, F, G, M, Y, O, cur, s, m, i
 		e = E[i]
 		printf "    {\"name\": %s, \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"visibility\": \"visible\", \"output\": %s}%s\n", \
 			json_str(e " (" F[e] ")"), G[e], M[e], (G[e] == M[e] ? "passed" : "failed"), \
-			json_str(Y[e] != "" ? "refused: " Y[e] : O[e]), (i < ne ? "," : "")
+			json_str(Y[e] != "" ? "refused: " Y[e] "\nits stub (the skeleton as shipped) graded instead:\n" O[e] : O[e]), (i < ne ? "," : "")
 	}
 	print "  ]"
 	print "}"

@@ -4,15 +4,17 @@
 # a student's clone), each checked and compiled as a unit of its own, then
 # spliced into a copy of this kit (everything outside the regions is the
 # kit's), built, and measured here by make check: every count against the
-# kit's own model, run by the kit's harness.  A region is refused, and its
-# exercise scores 0 with the reason, when it is missing, when
+# kit's own model, run by the kit's harness.  A region is refused, its
+# stub (tools/exercises/NAME.c, the skeleton as shipped) built and graded
+# in its place, and the reason printed with its grade, when it is missing, when
 # tools/grading/regioncheck refuses it (a preprocessor line, asm, an
 # attribute, braces that close its function early, ...), when it names a
 # macro of the kit's program, when it does not compile alone after what
 # tools/exercises/NAME.uses lets it name, when its object defines a global
 # symbol or a variable at file scope, calls what its exercise may not, or
 # has a constructor's section, or when the kit's program does not compile
-# with it.  The other exercises are graded as usual.
+# with it: so a refused region never scores above the stub, nor below it.
+# The other exercises are graded as usual.
 #   --json FILE   also Gradescope's results.json, a test an exercise
 #   --verdicts    the regions' verdicts only: nothing built whole or run
 #                 (exit 1 when one is refused)
@@ -148,10 +150,10 @@ done <<<"$regions"
 progress
 echo "The regions of $(shown "$1"), each alone, then in the kit's program:"
 # (a reason folded at 72 columns under its region, never cut)
-awk -F'\t' '{ printf "  %-22s %-18s %s\n", $1, $2, $3 == "" ? "taken" : "REFUSED"
-	n = split($3, w, " "); l = ""
+FOLD='function fold(s,    n, w, i, l) { n = split(s, w, " "); l = ""
 	for (i = 1; i <= n; i++) { if (l != "" && length(l) + 1 + length(w[i]) > 72) { print "      " l; l = "" } l = (l == "" ? "" : l " ") w[i] }
-	if (l != "") print "      " l }' "$T/verdicts"
+	if (l != "") print "      " l }'
+awk -F'\t' "$FOLD"'{ printf "  %-22s %-18s %s\n", $1, $2, $3 == "" ? "taken" : "REFUSED"; fold($3) }' "$T/verdicts"
 [ $verdicts_only = 0 ] || exit $((n_ok < $(printf '%s\n' "$regions" | wc -l)))
 echo
 
@@ -163,17 +165,19 @@ make -s -C "$W" >"$T/build.out" 2>&1 || { cat "$T/build.out" >&2; die "the kit w
 (cd "$W" && CHECK_TIMEOUT=${CHECK_TIMEOUT:-20} tools/grading/check.sh) >"$T/check.out" 2>"$T/check.err"; rc=$?
 [ $rc = 2 ] && { cat "$T/check.err" >&2; die "make check could not run"; }
 sed '/^Score: /d' "$T/check.out"
-# A refused region scores 0, whatever its stub earned: make check's line
-# an exercise ("NAME FILE OK|FAIL N/M"), with the verdicts, makes the grade.
+# make check's line an exercise ("NAME FILE OK|FAIL N/M"), with the
+# verdicts, makes the grade: a refused region's exercise was measured with
+# its stub in its place, so it scores exactly what the handout's does.
 LC_ALL=C awk -F'\t' '
 	NR == FNR { why[$1] = $3; next }
 	/^lab[0-9]+\.[a-z0-9_]+ +[^ ]+ +(OK|FAIL) +[0-9]+\/[0-9]+$/ {
 		split($0, w, " "); split(w[4], pm, "/")
-		printf "%s\t%s\t%d\t%d\t%s\n", w[1], w[2], (why[w[1]] != "") ? 0 : pm[1], pm[2], why[w[1]]
+		printf "%s\t%s\t%d\t%d\t%s\n", w[1], w[2], pm[1], pm[2], why[w[1]]
 	}' "$T/verdicts" "$T/check.out" >"$T/grade.tsv"
 [ -s "$T/grade.tsv" ] || die "make check printed no exercise"
-echo "The grade (a refused region scores 0):"
-awk -F'\t' '{ printf "  %-22s %-18s %-4s %3d/%d\n", $1, $2, $3 == $4 ? "OK" : "FAIL", $3, $4; s += $3; m += $4 }
+echo "The grade (a refused region is graded as its stub, the skeleton as shipped):"
+awk -F'\t' "$FOLD"'{ printf "  %-22s %-18s %-4s %3d/%d\n", $1, $2, $3 == $4 ? "OK" : "FAIL", $3, $4; s += $3; m += $4
+	if ($5 != "") fold("refused, its stub graded: " $5) }
 	END { printf "Score: %d/%d\n", s, m; exit s != m }' "$T/grade.tsv"; rc=$?
 # Gradescope's results.json: a test an exercise, its output the check
 # lines make check printed for it, or why its region was refused.

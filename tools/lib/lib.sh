@@ -300,6 +300,7 @@ kit_copy() {
 		tar -cf - --exclude=./.git --exclude=./build --exclude=./.run --exclude=./submissions \
 			--exclude=./answers --exclude=./plots --exclude=./tests/bin --exclude=./frames \
 			--exclude=./malloc_variance --exclude=./threads --exclude=./yes --exclude=./arenas \
-			--exclude=./tools/plots/plot --exclude=./tools/grading/regioncheck . | tar -xf - -C "$1"
+			--exclude=./tools/plots/plot --exclude=./tools/grading/regioncheck \
+			--exclude=./tools/grading/wait4run . | tar -xf - -C "$1"
 	fi
 }
