@@ -272,9 +272,12 @@ grade:
 	@test -n $(call shq,$(FILE)) || { echo "usage: make grade FILE=submissions/NAME.txt (or a directory) [FORMAT=csv|feedback|gradescope]" >&2; exit 2; }
 	@tools/grade.sh --format $(call shq,$(FORMAT)) $(call shq,$(FILE)) || { rc=$$?; echo "make grade: tools/grade.sh exited $$rc" >&2; exit $$rc; }
 
+# The plots are drawn after results/ is rewritten, which makes the tree
+# -dirty: they keep the revision the recordings were made at (the same
+# programs; only results/ differs).
 reference: $(LABS) $(TEST_BINS) tools/plots/plot
 	tools/maint/record.sh $(LABS_TO_RECORD)
-	@$(MAKE) --no-print-directory reference-plots
+	@$(MAKE) --no-print-directory reference-plots KIT_REV=$(KIT_REV)
 
 results:
 	@echo "make results is now make reference: it rewrites results/ on purpose"
