@@ -204,6 +204,7 @@ check_exit "submit: a bad knob exits 2" 2 env FRAMES=ten tools/submit.sh
 g_awk() { # STEPS FILE [KIT_DATE]: grade FILE against another step table
 	printf '%s\t%s\t\tyes\t1\t\t%s\n' "$2" "$2" "${3:-}" >"$TMP/g_manifest"
 	awk -v STEPS="$1" -v SUMMARY= -v MODE=report -v KNOBS_FILE=tools/grading/knobs -v MANIFEST="$TMP/g_manifest" \
+		-v PREDICT=tools/grading/predict -v PREDICT_REQ="$TMP/g_predict" \
 		-f tools/lib/csv.awk -f tools/grading/steps.awk -f tools/grading/alike.awk -f tools/grading/grade.awk \
 		-f tools/grading/gradescope.awk </dev/null >"$TMP/g_out" 2>"$TMP/g_err"
 }
@@ -317,6 +318,7 @@ if command -v gawk >/dev/null 2>&1; then
 	printf '%s\t%s\t\tyes\t1\n' "$G_SUB" "$G_SUB" >"$TMP/g_manifest"
 	gawk --dump-variables="$TMP/g_vars" -v STEPS=tools/grading/steps -v SUMMARY= -v MODE=report \
 		-v KNOBS_FILE=tools/grading/knobs -v MANIFEST="$TMP/g_manifest" -f tools/lib/csv.awk \
+		-v PREDICT=tools/grading/predict -v PREDICT_REQ="$TMP/g_predict" \
 		-f tools/grading/steps.awk -f tools/grading/alike.awk -f tools/grading/grade.awk -f tools/grading/gradescope.awk \
 		</dev/null >/dev/null 2>&1
 	g_builtin=" ARGC ARGIND ARGV BINMODE CONVFMT ENVIRON ERRNO FIELDWIDTHS FILENAME FNR FPAT FS FUNCTAB IGNORECASE LINT NF NR OFMT OFS ORS PREC PROCINFO ROUNDMODE RLENGTH RS RSTART RT SUBSEP SYMTAB TEXTDOMAIN "

@@ -361,6 +361,12 @@ for i in "${!FILES[@]}"; do
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${FILES[$i]}" "${SHOWN[$i]}" "$q" "$known" "${OK[$i]}" "${WHY[$i]:-}" "$kdate"
 done >"$MANIFEST"
 
+# The model every expectation comes from (tools/grading/predict, built
+# from the kit's tools/include/model.h): made here, in the grader's own
+# tree, never taken from a submission.
+make -s -C "$ROOT" tools/grading/predict >&2 ||
+	{ printf 'grade: tools/grading/predict does not build (the grader needs make and a C compiler)\n' >&2; exit 2; }
+
 # One awk grades a share of the files; a class is split into contiguous
 # shares, one a CPU (at most 4), graded side by side; their reports and
 # summaries are joined in order.  results.json is written byte by byte
@@ -375,6 +381,7 @@ for f in "$ROOT/results/reference-submission.txt" "$ROOT"/tests/fixtures/*/submi
 done >"$T/shipped"
 grade_share() { # MANIFEST SUMMARY: grade the files listed
 	awk -v SUMMARY="$2" -v MANIFEST="$1" -v MANY=$many -v STEPS="$G/steps" -v SHIPPED="$T/shipped" \
+		-v PREDICT="$G/predict" -v PREDICT_REQ="$1.predict" \
 		-v EXPECT_OUT="${EXPECT_OUT:-}" -v MODE="$MODE" -v SHOWKEY=$SHOWKEY -v HANDOUT=$HANDOUT -v KNOBS_FILE="$KNOBS" \
 		-f "$L/csv.awk" -f "$G/steps.awk" -f "$G/alike.awk" -f "$G/grade.awk" -f "$G/gradescope.awk" </dev/null
 }

@@ -42,6 +42,8 @@ if [ -z "$record" ]; then
 		{ echo "$prog: the runs could not be made (above)" >&2; exit 2; }
 fi
 printf '%s\t%s\t\tyes\t1\n' "$record" "make check" >"$T/manifest"
+make -s tools/grading/predict >&2 || { echo "$prog: tools/grading/predict does not build" >&2; exit 2; }
 LC_ALL=C awk -v MODE=check -v STEPS=tools/grading/steps -v KNOBS_FILE=tools/grading/knobs -v SUMMARY= \
+	-v PREDICT=tools/grading/predict -v PREDICT_REQ="$T/predict" \
 	-v EXFILES="$exfiles" -v MANIFEST="$T/manifest" \
 	-f tools/lib/csv.awk -f tools/grading/steps.awk -f tools/grading/alike.awk -f tools/grading/grade.awk -f tools/grading/gradescope.awk </dev/null
