@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # tools/grade.sh [--csv | --feedback | --format F] [--key] [--knobs FILE] FILE|DIR...
 # grade malloc-labs submissions (`make submit`) from first principles.
-# Shell and awk only (any POSIX awk: mawk has no FPAT, so CSV goes through
-# tools/lib/csv.awk's csv_split).
+# Shell and awk (any POSIX awk: mawk has no FPAT, so CSV goes through
+# tools/lib/csv.awk's csv_split), and make and a C compiler for the model.
 #
-# The model, the points and the tolerances live in tools/grading/grade.awk; the
+# The checks live in tools/grading/grade.awk; every count it expects of the
+# allocator, in the kit's one model (tools/include/model.h), which
+# tools/grading/predict (built here) answers from; the points, tolerances and
 # steps (the commands each must have run, and the checker each gets) in
 # tools/grading/steps; the course's knobs in tools/grading/knobs.  Each check
 # prints one line:
