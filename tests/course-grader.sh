@@ -132,6 +132,25 @@ if [ -n "$SUB" ]; then
 	else
 		fail "24: the key printed" "lines with a key: $keyed; --key: $(grep 'frame_pages' "$CG/key")"
 	fi
+	# l4_fix is marked by the model: the answer, read as glibc reads the
+	# environment, must leave no frame of the 34 MiB run to mmap.  Right on
+	# any glibc: mmap_max=0, bare or as a tunable; a threshold of 40,000,000
+	# B from 2.35 on (older ones refuse one over 32 MiB); never a top_pad,
+	# nor "40M" (up to 2.38 read as 40, from 2.39 rejected:
+	# tools/include/tunables.h); a word that is no setting is no answer,
+	# and nothing breaks.
+	cg_fix() { # ANSWER: graded with --key; prints PASS or FAIL
+		sed "s/^l4_fix: .*/l4_fix: $1/" "$SUB" >"$CG/fix.txt"
+		tools/grade.sh --key "$CG/fix.txt" 2>/dev/null | awk '$2 == "answers" && $3 == "l4_fix" { print $1 }'
+	}
+	want_big=FAIL; [ "$GMIN" -ge 35 ] && want_big=PASS
+	got="$(cg_fix mmap_max=0) $(cg_fix glibc.malloc.mmap_max=0) $(cg_fix MALLOC_MMAP_THRESHOLD_=40000000)"
+	got="$got $(cg_fix MALLOC_TOP_PAD_=1) $(cg_fix MALLOC_MMAP_THRESHOLD_=40M) $(cg_fix 'a=\$(reboot);b=c:d')"
+	if [ "$got" = "PASS PASS $want_big FAIL FAIL FAIL" ]; then
+		pass "l4_fix marked by the model: mmap_max=0 both ways, a 40 MB threshold ($want_big on 2.$GMIN), top_pad, 40M, junk"
+	else
+		fail "l4_fix marked by the model" "got $got, want PASS PASS $want_big FAIL FAIL FAIL"
+	fi
 	# 24: answers without their runs earn nothing: the questions: line and
 	# the runs at the sheet's parameters deleted, the answers kept.
 	awk '/^questions: / { next } /^@run lab[0-9]\.q-/ { s = 1 } !s { print } /^@end$/ { s = 0 }' "$SUB" |

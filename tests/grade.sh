@@ -228,6 +228,39 @@ g_steps_refused "points that its checks do not add up to" 's/| 3 trimmed_kib=2 \
 g_steps_refused "a check its row gives no points" 's/| 3 trimmed_kib=2 \*=1 |/| 3 trimmed=2 |/' \
 	"step lab6.trim gives no points for its check"
 
+# One model (issue 38): grade.awk asks tools/grading/predict, and works
+# out none of glibc's policy itself.  A predictor that answers fewer
+# questions than asked stops the grade (exit 2: the grader's fault, never
+# a student's FAIL); one that answers "error" fails the checks it was
+# asked for, with the reason.  And no allocator rule is left in the awk:
+# none of the tunables' names, the chunk layout's sizes or a division by
+# the page size.
+g_pred() { # PREDICT: grade $G_SUB with that predictor
+	printf '%s\t%s\t\tyes\t1\t\t\n' "$G_SUB" "$G_SUB" >"$TMP/g_manifest"
+	awk -v STEPS=tools/grading/steps -v SUMMARY= -v MODE=report -v KNOBS_FILE=tools/grading/knobs -v MANIFEST="$TMP/g_manifest" \
+		-v PREDICT="$1" -v PREDICT_REQ="$TMP/g_predict" \
+		-f tools/lib/csv.awk -f tools/grading/steps.awk -f tools/grading/alike.awk -f tools/grading/grade.awk \
+		-f tools/grading/gradescope.awk </dev/null >"$TMP/g_out" 2>"$TMP/g_err"
+}
+g_pred /bin/true; rc=$?
+if [ $rc -eq 2 ] && grep -q 'answered 0 of [0-9]* questions' "$TMP/g_err"; then
+	pass "grade: a predictor that answers nothing stops the grade (exit 2)"
+else
+	fail "grade: a predictor that answers nothing" "exit $rc: $(head -c 200 "$TMP/g_err")"
+fi
+printf '#!/bin/sh\nsed "s/^id=\\([0-9]*\\) .*/\\1 error no model here/"\n' >"$TMP/g_errpred"; chmod +x "$TMP/g_errpred"
+g_pred "$TMP/g_errpred"; rc=$?
+if [ $rc -eq 1 ] && grep -q '^FAIL  lab1\.default-malloc  *minor_faults .* none ' "$TMP/g_out" &&
+   grep -q '(no prediction: no model here)' "$TMP/g_out" && ! grep -q '^PASS .*minor_faults' "$TMP/g_out"; then
+	pass "grade: a question the model cannot answer fails its checks, with the reason"
+else
+	fail "grade: a question the model cannot answer" "exit $rc: $(grep -m 3 'minor_faults' "$TMP/g_out")"
+fi
+g_rules=$(grep -nE 'mmap_threshold|trim_threshold|top_pad|mmap_max|perturb|66355200|131072|33554432|656|/ *PAGE' \
+	tools/grading/grade.awk | grep -v '^[0-9]*:[[:space:]]*#')
+if [ -z "$g_rules" ]; then pass "grade.awk holds no allocator rule (tunables, chunk sizes, pages): the model does"
+else fail "grade.awk holds allocator rules" "$(printf '%s' "$g_rules" | head -n 3)"; fi
+
 # The table carries the scoring (issue 38): the graded rows' points and the
 # row "file" add up to the maximum a file is graded out of, the exercise
 # rows' to make check's; a row's points and tolerance are read from it.
