@@ -62,6 +62,8 @@ else
 		"want 'exact within $tol', got: $(grep predicted: "$TMP/tol")"
 fi
 
+fb=$(frame_bytes)                   # tools/lib/lib.sh: ./frames' --size default
+[ -n "$fb" ] || { fail "why: ./frames --help gives the frame's bytes" "no --size default"; exit 0; }
 n=0
 declare -A ex=()
 while read -r st e; do ex[$st]=$e; done < <(exercise_steps)
@@ -72,7 +74,7 @@ while IFS='|' read -r id envs cmd; do
 	if [ -n "${ex[$id]:-}" ] && ! needs_solution "${ex[$id]}" "why $id"; then
 		n=$((n + 1)); continue
 	fi
-	args=() size=66355200 vary=0 prev=
+	args=() size=$fb vary=0 prev=
 	for w in $cmd; do
 		[ "$w" = --csv ] && continue
 		[ "$prev" = --size ] && size=$(wy_bytes "$w")

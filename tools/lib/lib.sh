@@ -186,6 +186,13 @@ read_faults_per_page() {
 	./frames --env 2>/dev/null | sed -n 's/.*read fault:.*(\([12]\) a page).*/\1/p'
 }
 
+# frame_bytes: the bytes of a Lab 1 frame (frames.c's FRAME_BYTES, 3840 x
+# 2160 x 8), as ./frames --help gives its --size default: the scripts ask
+# the program, so the number is written once.  Empty when it does not say.
+frame_bytes() {
+	./frames --help 2>/dev/null | sed -n 's/.*--size BYTES .*(default \([0-9][0-9]*\);.*/\1/p'
+}
+
 # median_range FILE...: "MEDIAN MIN MAX" of the time_s column of the
 # kit's --csv files (the middle one of an odd count; of an even count the
 # mean of the two middle ones); die when a file has no time_s.
