@@ -25,7 +25,7 @@ echo "note: a page read, then written, faults ${RF:-?} time(s) on this kernel"
 
 # The records: ID|ENV|COMMAND for each lab1./lab4. run, graded or matrix.
 wy_records() {
-	local knobs="FRAMES=$WN N4=$WN NV=$WN VARIANCE_ITERS=1 COUNT_LARGE=1 BYTES=1M THR=268435456 TRIM=536870912"
+	local knobs="FRAMES=$WN N4=$WN NV=$WN VARIANCE_ITERS=1 COUNT_LARGE=1 BYTES=1M"   # (THR, TRIM: steps_derive())
 	{
 		awk -v KIND=graded -v KNOBS="$knobs" -f tools/grading/steps.awk tools/grading/steps |
 			awk -F'|' '$2 == "run" { print $1 "|" $3 "|" $4 }'

@@ -3,6 +3,8 @@
 # before a program (awk -f tools/grading/steps.awk -f prog.awk), or from the shell:
 #   awk -v KIND=graded -v KNOBS="FRAMES=10 ..." -v STRACE=1 [-v QUESTIONS=1] -f tools/grading/steps.awk tools/grading/steps
 #   awk -v KIND=tolerance -f tools/grading/steps.awk      (fault_tolerance(), below)
+#   awk -v KIND=knob -v NAME=THR -f tools/grading/steps.awk
+#       (a derived knob's value, steps_derive(): tools/labs/lab4.sh's THR, TRIM)
 #   awk -v KIND=maximum -f tools/grading/steps.awk tools/grading/steps
 #       (the maximum a file is graded out of, and make check's: the rows' points)
 #   awk -v KIND=exercise -v KNOBS=... -v STRACE=1 -f tools/grading/steps.awk tools/grading/steps
@@ -235,6 +237,11 @@ function steps_print(path,    n, i, K) {
 
 BEGIN {
 	if (KIND == "tolerance") { print fault_tolerance(); exit }
+	if (KIND == "knob") {
+		steps_knobs(KNOBS, K); steps_derive(K)
+		if (!(NAME in K)) { print "steps: no derived knob '" NAME "'" > "/dev/stderr"; exit 2 }
+		print K[NAME]; exit
+	}
 	if (KIND == "maximum") { steps_maximum(steps_load(ARGV[1] == "" ? "tools/grading/steps" : ARGV[1])); exit }
 	if (KIND != "") {
 		steps_print(ARGV[1] == "" ? "tools/grading/steps" : ARGV[1])
