@@ -333,7 +333,8 @@ fi
 # them out of a maximum 5 higher; the record of a scratch program made to
 # print a wrong value FAILs its step, and so does a record deleted.
 # What the lab edits by hand is counted: its own files and those lines;
-# it regenerates tools/lib/kit-sources (every new or changed *.c does).
+# it regenerates tools/lib/kit-sources (every new or changed *.c does) and
+# the Classroom workflow (run.sh workflow: a group a graded lab).
 if ! command -v git >/dev/null 2>&1 || ! git rev-parse --git-dir >/dev/null 2>&1; then
 	skip "a graded scratch lab: the fixtures grade as before" "not a git checkout (or no git): no history to date kits by"
 	exit 0
@@ -353,18 +354,28 @@ bytes=$((3 * 65536))
 	printf 'lab%s.blocks | run | L%s FRAMES blocks | - | ./scratch%s --csv --blocks $FRAMES | range:blocks:1:1000 | - | 2 *=1 | - | %s\n' \
 		"$N" "$N" "$N" "$since"
 } >>"$C/tools/grading/steps"
-(cd "$C" && tools/lib/kitversion --sources >tools/lib/kit-sources)
+# The files the kit generates from its sources and its step table.
+(cd "$C" && tools/lib/kitversion --sources >tools/lib/kit-sources &&
+	tools/grading/classroom/run.sh workflow >"$TMP/wf.yml" && cp "$TMP/wf.yml" tools/grading/classroom/malloc-labs.yml) ||
+	fail "a graded scratch lab: its generated files" "kitversion or run.sh workflow failed"
 git -C "$C" add -A && git -C "$C" -c user.name=tests -c user.email=tests@localhost commit -qm 'a graded scratch lab' ||
 	{ fail "a graded scratch lab: its commit" "git commit failed"; exit 0; }
 # what it changed: files added or edited by hand, and regenerated
-edited=$(git -C "$C" diff --name-only HEAD~1 HEAD | grep -vx 'tools/lib/kit-sources' | paste -sd' ')
+edited=$(git -C "$C" diff --name-only HEAD~1 HEAD | grep -vxE 'tools/lib/kit-sources|tools/grading/classroom/malloc-labs.yml' | paste -sd' ')
 want="scratch$N.c tools/grading/steps tools/labs/knobs tools/labs/lab$N.sh tools/labs/registry"
-[ "$edited" = "$want" ] && [ "$(git -C "$C" diff --numstat HEAD~1 HEAD -- tools/labs tools/grading | awk '{ n += $1 } END { print n }')" = \
+[ "$edited" = "$want" ] && [ "$(git -C "$C" diff --numstat HEAD~1 HEAD -- tools/labs tools/grading/steps | awk '{ n += $1 } END { print n }')" = \
 	"$(($(wc -l <"$C/tools/labs/lab$N.sh") + 5))" ] &&
 	pass "a graded scratch lab: 5 files by hand (program, driver, a registry row, knobs, steps)" ||
 	fail "a graded scratch lab edits by hand its own files and rows" "$edited"
 max_after=$(cd "$C" && awk -v KIND=maximum -f tools/grading/steps.awk tools/grading/steps | awk '$1 == "submission" { print $2 }')
 cmp_num "the maximum rises by its rows' points (5, from $max_before)" "$max_after" -eq $((max_before + 5))
+# GitHub Classroom's workflow gets a group for it, out of its 5 points
+# (the reference, older, SKIPs its steps: the groups are the table's).
+git -C "$C" diff HEAD~1 HEAD -- tools/grading/classroom/malloc-labs.yml >"$TMP/wf.diff"
+grep -qx "+      - name: lab$N" "$TMP/wf.diff" && grep -qx '+          max-score: 5' "$TMP/wf.diff" &&
+	[ "$(grep -c '^[-+] ' "$TMP/wf.diff")" -le 13 ] &&
+	pass "a graded scratch lab: the Classroom workflow, regenerated, has its group (5 points)" ||
+	fail "a graded scratch lab: the Classroom workflow has its group" "$(grep '^[-+] ' "$TMP/wf.diff" | head -n 4)"
 (cd "$C" && make --no-print-directory help) 2>&1 | grep -qE "^  make lab$N \(scratch\) " &&
 	pass "a graded scratch lab: make help lists it" || fail "a graded scratch lab: make help lists it" "no lab$N line"
 diff_files=
