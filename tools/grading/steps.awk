@@ -3,6 +3,11 @@
 # before a program (awk -f tools/grading/steps.awk -f prog.awk), or from the shell:
 #   awk -v KIND=graded -v KNOBS="FRAMES=10 ..." -v STRACE=1 [-v QUESTIONS=1] -f tools/grading/steps.awk tools/grading/steps
 #   awk -v KIND=tolerance -f tools/grading/steps.awk      (fault_tolerance(), below)
+#   awk -v KIND=groups -f tools/grading/steps.awk tools/grading/steps
+#       ("GROUP POINTS": the file, then each lab's graded rows, in the table's
+#       order: the Classroom workflow's groups, tools/grading/classroom/run.sh)
+#   awk -v KIND=knob -v NAME=THR -f tools/grading/steps.awk
+#       (a derived knob's value, steps_derive(): tools/labs/lab4.sh's THR, TRIM)
 #   awk -v KIND=maximum -f tools/grading/steps.awk tools/grading/steps
 #       (the maximum a file is graded out of, and make check's: the rows' points)
 #   awk -v KIND=exercise -v KNOBS=... -v STRACE=1 -f tools/grading/steps.awk tools/grading/steps
@@ -124,6 +129,18 @@ function steps_maximum(n,    i, sub_max, chk_max) {
 	printf "submission %d\ncheck %d\n", sub_max, chk_max
 }
 
+# steps_groups(n): "GROUP POINTS" a line: the row "file", then labN for
+# the graded rows of each lab (the answer sheet's apart), first seen first.
+function steps_groups(n,    i, g, order, pts, m) {
+	for (i = 1; i <= n; i++) {
+		if (!steps_has(i, "file") && (!steps_has(i, "graded") || steps_has(i, "student"))) continue
+		g = STEP_ID[i]; sub(/\..*/, "", g)
+		if (!(g in pts)) order[++m] = g
+		pts[g] += STEP_TOTAL[i]
+	}
+	for (i = 1; i <= m; i++) print order[i], pts[order[i]]
+}
+
 # steps_has(i, kind): step i lists kind; "graded" is any kind a submission
 # runs (a "check" row runs only for make check, never in a submission).
 function steps_has(i, kind,    k) {
@@ -235,6 +252,12 @@ function steps_print(path,    n, i, K) {
 
 BEGIN {
 	if (KIND == "tolerance") { print fault_tolerance(); exit }
+	if (KIND == "knob") {
+		steps_knobs(KNOBS, K); steps_derive(K)
+		if (!(NAME in K)) { print "steps: no derived knob '" NAME "'" > "/dev/stderr"; exit 2 }
+		print K[NAME]; exit
+	}
+	if (KIND == "groups") { steps_groups(steps_load(ARGV[1] == "" ? "tools/grading/steps" : ARGV[1])); exit }
 	if (KIND == "maximum") { steps_maximum(steps_load(ARGV[1] == "" ? "tools/grading/steps" : ARGV[1])); exit }
 	if (KIND != "") {
 		steps_print(ARGV[1] == "" ? "tools/grading/steps" : ARGV[1])

@@ -46,7 +46,9 @@ rm -f "$OUT/.writable"
 TUNED="GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295"
 STRACE="strace -f -c -e trace=brk,mmap,munmap"
 PAGE=$(getconf PAGESIZE)
-PAGES=$(( (66355200 + PAGE - 1) / PAGE ))
+FRAME_BYTES=$(frame_bytes)      # tools/lib/lib.sh: ./frames --help
+[ -n "$FRAME_BYTES" ] || die "./frames --help gives no --size default (a frame's bytes)"
+PAGES=$(( (FRAME_BYTES + PAGE - 1) / PAGE ))
 
 heading() { progress; printf '\n=== Step %s: %s\n' "$1" "$2"; }   # progress: tools/lib/lib.sh
 note() { printf '%s\n' "$@" | sed 's/^/  > /'; }

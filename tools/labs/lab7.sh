@@ -63,7 +63,8 @@ if [ "$MODE" = plot ]; then
 	exit 0
 fi
 
-FRAME_BYTES=66355200            # frames.c's FRAME_BYTES: 3840 x 2160 x 8
+FRAME_BYTES=$(frame_bytes)      # frames.c's FRAME_BYTES, from ./frames --help
+[ -n "$FRAME_BYTES" ] || die "./frames --help gives no --size default (a frame's bytes)"
 PAGE=$(getconf PAGESIZE)
 PAGES=$(( (FRAME_BYTES + PAGE - 1) / PAGE ))
 TC_EXTRA=$(( 2097152 / PAGE ))     # tcmalloc's 2 MiB (predict, below)

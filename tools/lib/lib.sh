@@ -186,6 +186,13 @@ read_faults_per_page() {
 	./frames --env 2>/dev/null | sed -n 's/.*read fault:.*(\([12]\) a page).*/\1/p'
 }
 
+# frame_bytes: the bytes of a Lab 1 frame (frames.c's FRAME_BYTES, 3840 x
+# 2160 x 8), as ./frames --help gives its --size default: the scripts ask
+# the program, so the number is written once.  Empty when it does not say.
+frame_bytes() {
+	./frames --help 2>/dev/null | sed -n 's/.*--size BYTES .*(default \([0-9][0-9]*\);.*/\1/p'
+}
+
 # median_range FILE...: "MEDIAN MIN MAX" of the time_s column of the
 # kit's --csv files (the middle one of an odd count; of an even count the
 # mean of the two middle ones); die when a file has no time_s.
@@ -290,16 +297,20 @@ lab_programs() { lab_rows | awk '!seen[$2]++ { print $2 }'; }
 # kit_copy DEST: the kit's files as a ZIP download holds them, without
 # .git, into the directory DEST (made if missing): the files git tracks and
 # the untracked ones it does not ignore, as they are in the working tree;
-# without git, the tree minus .git and what make builds.  Run from the
-# kit's top directory.  Returns non-zero when the copy failed.
+# without git, the tree minus .git and what make builds (the programs:
+# the registry's).  Run from the kit's top directory.  Returns non-zero
+# when the copy failed.
 kit_copy() {
+	local p built=
 	mkdir -p "$1" || return 1
 	if command -v git >/dev/null 2>&1 && git rev-parse --git-dir >/dev/null 2>&1; then
 		git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C "$1"
 	else
+		p=$(lab_programs) || return 1
+		for p in $p; do built="$built --exclude=./$p"; done
+		# (the names are the registry's, labN's program: no blank in one)
 		tar -cf - --exclude=./.git --exclude=./build --exclude=./.run --exclude=./submissions \
-			--exclude=./answers --exclude=./plots --exclude=./tests/bin --exclude=./frames \
-			--exclude=./malloc_variance --exclude=./threads --exclude=./yes --exclude=./arenas \
+			--exclude=./answers --exclude=./plots --exclude=./tests/bin $built \
 			--exclude=./tools/plots/plot --exclude=./tools/grading/regioncheck \
 			--exclude=./tools/grading/wait4run . | tar -xf - -C "$1"
 	fi

@@ -12,10 +12,12 @@
 #   check G    one test group for autograding-command-grader: prints the
 #              group's lines of the grade and exits 0 only when every check
 #              of G passed (the action gives all of G's points or none).
-#   workflow   the workflow file, its groups and points from the grade of
-#              results/reference-submission.txt (malloc-labs.yml is this
-#              output; tests/classroom.sh checks they agree).
-# Groups: file (the file's integrity) and lab1 ... lab6 (each lab's runs).
+#   workflow   the workflow file, its groups and points from the step
+#              table (a step newer than results/reference-submission.txt,
+#              SKIP in its grade, has its group too: a student's kit runs
+#              it), once the reference grades clean (malloc-labs.yml is
+#              this output; tests/classroom.sh checks they agree).
+# Groups: file (the file's integrity) and each graded lab (its runs).
 # The answer sheet is graded in grade.txt but has no group: its maximum
 # depends on the sheet, and a group's points are fixed in the workflow.
 set -u -o pipefail
@@ -25,13 +27,8 @@ prog=classroom
 OUTD=classroom
 usage() { echo "usage: tools/grading/classroom/run.sh prepare | check GROUP | workflow"; }
 
-# groups FILE: "GROUP POINTS" for each group of a report, in order.
-groups() {
-	awk '$1 ~ /^(PASS|FAIL|ENV|SKIP|INTEGRITY)$/ && $NF ~ /^[0-9]+\/[0-9]+$/ {
-		g = $2; sub(/\..*/, "", g); if (g == "answers") next
-		split($NF, p, "/"); if (!(g in pts)) order[++n] = g; pts[g] += p[2]
-	} END { for (i = 1; i <= n; i++) print order[i], pts[order[i]] }' "$1"
-}
+# groups: "GROUP POINTS" for each group, in the step table's order.
+groups() { awk -v KIND=groups -f tools/grading/steps.awk tools/grading/steps; }
 
 prepare() {
 	local who=${GITHUB_ACTOR:-} sheet
@@ -108,7 +105,7 @@ YAML
           max-score: $pts
 YAML
 		ids="$ids${ids:+,}$g"
-	done < <(groups "$TMPD/ref.txt")
+	done < <(groups)
 	cat <<YAML
       - name: Report the points to Classroom
         if: always()
