@@ -423,7 +423,8 @@ function check_munmap_diff(step, key, chk, got, want) {
 function ask(key, words,    g) {
 	g = GV1 "." GV2
 	NASK++; ASK_KEY[NASK] = key
-	ASK_LINE[NASK] = "id=" NASK " " words " page=" PAGE " glibc=" g " bits=" (BITS == 32 ? 32 : 64) " rf=" RF
+	ASK_LINE[NASK] = "id=" NASK " " words " page=" PAGE " glibc=" g " bits=" (BITS == 32 ? 32 : 64) \
+		(words ~ /^kind=(frames|vary) / ? " rf=" RF : "")
 }
 # The heap the run found (frames' heap_top_* columns), as request words;
 # "" for a file of format 1 (no columns: the model starts as the loop's
