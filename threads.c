@@ -39,6 +39,7 @@
  *        time, and time per request at 1 thread and at N threads.
  */
 #include "tools/include/env.h"
+#include "tools/include/model.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -46,7 +47,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#define OLD_THRESHOLD (128u * 1024)    /* glibc's fixed threshold before 2.5 */
+#define OLD_THRESHOLD MODEL_MMAP_THRESHOLD   /* glibc's fixed threshold before 2.5 */
 #define TUNED_THRESHOLD (16u << 20)    /* the reporter's threshold, on today's heaps */
 /* Live blocks a run may keep, over all threads.  `threads 16 1 1` would
  * otherwise build 81.7 M blocks of 6 bytes on average (3.2 GB resident),
