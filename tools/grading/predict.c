@@ -82,9 +82,10 @@ static int number(const char *s, uint64_t max, uint64_t *out)
 	if (!s || !*s)
 		return -1;
 	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > (max - (uint64_t)(*s - '0')) / 10)
+		const uint64_t d = (uint64_t)(*s - '0');
+
+		if (*s < '0' || *s > '9' || v > (UINT64_MAX - d) / 10 || (v = v * 10 + d) > max)
 			return -1;
-		v = v * 10 + (uint64_t)(*s - '0');
 	}
 	*out = v;
 	return 0;
