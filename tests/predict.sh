@@ -225,3 +225,81 @@ GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=4294967295|--
 GLIBC_TUNABLES=glibc.malloc.perturb=170|--frames 3 --alloc malloc
 |--frames 2 --alloc once
 RUNS
+
+# ------------------------------------------------- the grader's numbers
+# For every recorded submission (the fixtures from other kernels and page
+# sizes, the reference), the expectations tools/grade.sh prints (its want
+# column) for Lab 1's and Lab 4's frames steps are predict's for the same
+# runs: each step's record (its command, environment and measured heap)
+# for the faults, corrupt pixels and frames from mmap; its 4-frame strace
+# record for the brk, mmap and munmap calls of frames 3 and 4.
+# pr_requests FILE: "STEP<TAB>main|sc<TAB>REQUEST" for each such record.
+pr_requests() {
+	awk '
+	function flush(    req, n, a, i, k, s) {
+		if (rec == "" || cmd !~ /\.\/frames / || cmd ~ / --(vary|edge)/ || !row) return
+		if (cmd !~ / --alloc (calloc|malloc|memset|once)( |$)/) return
+		s = rec; k = "main"
+		if (s ~ /\.strace4$/) { sub(/\.strace4$/, "", s); k = "sc" } else if (s ~ /\.strace[0-9N]*$/) return
+		req = "kind=frames page=" H["page_bytes"] " glibc=" H["glibc"] " rf=" H["read_faults_per_page"]
+		req = req " bits=" (H["binary_bits"] == "" ? 64 : H["binary_bits"])
+		n = split(cmd, a, " ")
+		for (i = 1; i < n; i++) {
+			if (a[i] == "--frames") req = req " frames=" a[i + 1]
+			if (a[i] == "--size") req = req " size=" a[i + 1]
+			if (a[i] == "--alloc") req = req " alloc=" a[i + 1]
+		}
+		if (cmd ~ / --tune( |$)/) req = req " tune=1"
+		n = split(envl, a, " ")
+		for (i = 1; i <= n; i++) req = req " env=" a[i]
+		if (V["heap_top_bytes"] != "")
+			req = req " top_offset=" V["heap_top_offset"] " top_bytes=" V["heap_top_bytes"] " top_mapped=" V["heap_top_mapped"]
+		printf "%s\t%s\t%s\n", s, k, req
+	}
+	/^[a-z_]+: / && rec == "" { k = $1; sub(/:$/, "", k); v = $0; sub(/^[a-z_]+: /, "", v); H[k] = v; next }
+	/^@run / { flush(); rec = $2; cmd = envl = ""; nh = row = 0; split("", V); next }
+	rec != "" && /^cmd: / { cmd = substr($0, 6) }
+	rec != "" && /^env: / { envl = substr($0, 6); if (envl == "(none)") envl = "" }
+	rec != "" && /^csv: / {
+		n = split(substr($0, 6), f, ",")
+		if (!nh) { nh = n; for (i = 1; i <= n; i++) HD[i] = f[i] }
+		else { for (i = 1; i <= nh; i++) V[HD[i]] = f[i]; row = 1 }
+	}
+	END { flush() }' "$1"
+}
+files=0 compared=0 differ=0
+: >"$TMP/differ.txt"
+for f in tests/fixtures/*/submission-*.txt results/reference-submission.txt ../shared/fixtures/*/submission-*.txt; do
+	[ -f "$f" ] || continue
+	files=$((files + 1))
+	pr_requests "$f" >"$TMP/req.txt"
+	awk -F'\t' '{ print "id=" NR " " $3 }' "$TMP/req.txt" | "$P" >"$TMP/ans.txt"
+	tools/grade.sh "$f" >"$TMP/grade.txt" 2>&1
+	# STEP CHECK WANT (grade.sh) against STEP CHECK PREDICTED
+	awk -F'\t' -v F="$f" '
+		FILENAME ~ /req\.txt$/ { step[FNR] = $1; kind[FNR] = $2; next }
+		FILENAME ~ /ans\.txt$/ {
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); P[step[$1], kind[$1], kv[1]] = kv[2] }
+			HAVE[step[$1]] = 1; next
+		}
+		{
+			if (!($2 in HAVE)) next
+			c = $3; k = "main"
+			if (c == "minor_faults") c = "faults"
+			else if (c ~ /^(brk|mmap|munmap)\/2frames$/) { sub(/\/.*/, "", c); k = "sc" }
+			else if (c != "corrupt_pixels" && c != "mmap_frames") next
+			if (!(($2, k, c) in P)) next
+			print ((P[$2, k, c] == $5) ? "same" : "DIFFER " F " " $2 " " $3 ": grade.sh " $5 ", predict " P[$2, k, c])
+		}' FS='\t' "$TMP/req.txt" FS=' ' "$TMP/ans.txt" FS=' ' "$TMP/grade.txt" >"$TMP/cmp.txt"
+	compared=$((compared + $(grep -c . "$TMP/cmp.txt")))
+	grep '^DIFFER' "$TMP/cmp.txt" >>"$TMP/differ.txt"
+done
+differ=$(grep -c . "$TMP/differ.txt")
+if [ "$files" -eq 0 ] || [ "$compared" -eq 0 ]; then
+	fail "grade.sh's expectations are predict's" "nothing compared ($files files)"
+elif [ "$differ" -eq 0 ]; then
+	pass "grade.sh's expectations are predict's ($compared numbers, $files submissions)"
+else
+	fail "grade.sh's expectations are predict's" "$differ of $compared differ:
+$(cat "$TMP/differ.txt")"
+fi
