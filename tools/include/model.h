@@ -116,6 +116,8 @@ static inline void model_tune(struct model_policy *p)
  */
 struct model_chunk {
 	uint64_t nb, mapped, mchunk, offset;
+	uint64_t usable;     /* malloc_usable_size() of the mapped block (musable():
+			      * chunk - CHUNK_HDR_SZ; 2.43: mapping - 16 - SIZE_SZ) */
 };
 
 static inline struct model_chunk model_chunk_sizes(const struct model_machine *mc, uint64_t size)
@@ -130,16 +132,19 @@ static inline struct model_chunk model_chunk_sizes(const struct model_machine *m
 		c.mapped = (c.nb + 16 + page - 1) & ~(page - 1);
 		c.mchunk = c.mapped - 16;
 		c.offset = 16;
+		c.usable = c.mchunk - sz;
 	} else if (al == 2 * sz) {
 		c.mapped = (c.nb + sz + page - 1) & ~(page - 1);
 		c.mchunk = c.mapped;
 		c.offset = 2 * sz;
+		c.usable = c.mchunk - 2 * sz;
 	} else {
 		const uint64_t correction = al - 2 * sz % al;
 
 		c.mapped = (c.nb + sz + al - 1 + page - 1) & ~(page - 1);
 		c.mchunk = c.mapped - correction;
 		c.offset = correction + 2 * sz;
+		c.usable = c.mchunk - 2 * sz;
 	}
 	return c;
 }
