@@ -94,7 +94,7 @@ all: $(LABS)
 
 # The shared headers: the command line, measuring, the environment check,
 # and the rules glibc reads its tunables by.
-HEADERS := tools/include/cli.h tools/include/bench.h tools/include/env.h tools/include/tunables.h
+HEADERS := tools/include/cli.h tools/include/bench.h tools/include/env.h tools/include/tunables.h tools/include/model.h
 
 # The kit's revision, compiled into every lab (the "# built:" line, the
 # CSV's kit column): tools/lib/kitversion (git describe; without git, the
@@ -414,6 +414,9 @@ tools/grading/regioncheck: tools/grading/regioncheck.c
 # make check's runner: each measured program's faults as wait4() saw them.
 tools/grading/wait4run: tools/grading/wait4run.c tools/include/cli.h
 	$(CC) $(CFLAGS) -o $@ $<
+# The grader's expectations from the kit's model (tools/include/model.h).
+tools/grading/predict: tools/grading/predict.c $(HEADERS)
+	$(CC) $(CFLAGS) -o $@ $<
 
 plots: $(LABS) tools/plots/plot
 	@$(call LEFTOVER,the untuned runs)
@@ -422,10 +425,10 @@ plots: $(LABS) tools/plots/plot
 reference-plots: $(LABS) tools/plots/plot
 	@PLOTS_DIR=results CSV_DIR=.run/plots $(PLOT_KNOBS) tools/plots/plots.sh
 
-test: tools/plots/plot tests/bin/xmlcheck tests/bin/jsoncheck
+test: tools/plots/plot tests/bin/xmlcheck tests/bin/jsoncheck tools/grading/predict
 clean: clean-plot
 clean-plot:
-	rm -f tools/plots/plot tools/grading/regioncheck tools/grading/wait4run
+	rm -f tools/plots/plot tools/grading/regioncheck tools/grading/wait4run tools/grading/predict
 
 # ------------------------------------------------------------------ tests
 # A 2.31 build, once made, is kept up to date for tests/glibc-versions.sh.
@@ -433,7 +436,7 @@ clean-plot:
 # (CI; minutes).  T=NAME runs tests/NAME.sh alone, whole (T="lab1 lab4":
 # those two); each word reaches tests/run.sh quoted, as data.
 .PHONY: test-all
-test-all: tools/plots/plot tests/bin/xmlcheck tests/bin/jsoncheck
+test-all: tools/plots/plot tests/bin/xmlcheck tests/bin/jsoncheck tools/grading/predict
 test test-all: $(LABS) $(TEST_BINS) $(if $(wildcard build/glibc-2.31/frames),glibc-2.31)
 	@TEST_TIER=$(if $(or $(T),$(filter test-all,$@)),all,quick) tests/run.sh$(foreach t,$(T), $(call shq,$(t)))
 

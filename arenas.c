@@ -25,6 +25,7 @@
  *        before and after malloc_trim.
  */
 #include "tools/include/env.h"
+#include "tools/include/model.h"
 
 #include <malloc.h>
 #include <pthread.h>
@@ -32,7 +33,7 @@
 #include <sys/sysinfo.h>
 
 #define SMALL_MAX 512u          /* small blocks: 16 to 512 bytes */
-#define MEDIUM_MAX 16384u       /* medium blocks: 513 bytes to 16 KiB */
+#define MEDIUM_MAX MODEL_LAB6_MEDIUM_MAX   /* medium blocks: 513 bytes to 16 KiB */
 #define BIG_EVERY 8u            /* about one request in 8 is big ... */
 #define BIG_TIMES 8u            /* ... eight times the usual burst */
 /* glibc's own constants (malloc/malloc.c, malloc/arena.c, 2.26 to 2.41):

@@ -21,14 +21,14 @@
  *        corrupt pixels, and which frames came from mmap.
  */
 #include "tools/include/env.h"
+#include "tools/include/model.h"
 
 #include <malloc.h>
 #include <sys/prctl.h>
 
-#define WIDTH 3840u                  /* pixels per row */
-#define HEIGHT 2160u
-#define FRAME_BYTES ((uint64_t)WIDTH * HEIGHT * sizeof(uint64_t))
-#define SAMPLE_STRIDE 8u             /* check_frame() looks at every 8th pixel */
+#define WIDTH MODEL_FRAME_WIDTH      /* pixels per row */
+#define FRAME_BYTES MODEL_FRAME_BYTES
+#define SAMPLE_STRIDE MODEL_SAMPLE_STRIDE   /* check_frame() looks at every 8th pixel */
 #define MAX_FRAMES 1000000u
 #define MIB (1024.0 * 1024.0)
 /* How far a measured fault count may stray from an exact prediction: the
@@ -36,7 +36,11 @@
  * the two agree).  What it leaves room for is said there. */
 #define FAULT_TOLERANCE 4
 
-enum alloc_kind { ALLOC_CALLOC, ALLOC_MALLOC, ALLOC_MEMSET, ALLOC_ONCE, ALLOC_FRAME };
+/* The model's names for them (tools/include/model.h), in the same order. */
+enum alloc_kind {
+	ALLOC_CALLOC = MODEL_CALLOC, ALLOC_MALLOC = MODEL_MALLOC, ALLOC_MEMSET = MODEL_MEMSET,
+	ALLOC_ONCE = MODEL_ONCE, ALLOC_FRAME = MODEL_FRAME,
+};
 
 static const char *const alloc_names[] = { "calloc", "malloc", "memset", "once", "frame" };
 #define N_ALLOC (sizeof alloc_names / sizeof alloc_names[0])
@@ -200,24 +204,21 @@ static size_t frame_size(const struct options *o, uint64_t *seed)
 
 /* ------------------------------------------------ the allocator policy */
 
-/* The settings that decide where a big block comes from and whether
- * free() gives it back: glibc's defaults, then the environment as the
- * running glibc reads it (tools/include/env.h), then --tune.  Used to predict the
- * fault count from first principles. */
-struct policy {
-	uint64_t mmap_threshold, trim_threshold, top_pad, mmap_max;
-	unsigned perturb;
-	unsigned hugetlb;
-	int dynamic;         /* the threshold still adapts (nothing was set) */
-};
-
-static struct policy policy_from_environment(void)
+/* The policy: glibc's defaults, then the environment as the running glibc
+ * reads it (tools/include/env.h), then --tune (tools/include/model.h).
+ * Used to predict the fault count from first principles. */
+static struct model_policy policy_from_environment(void)
 {
-	const struct env_malloc *m = env_malloc_policy();
-	struct policy p = { m->mmap_threshold, m->trim_threshold, m->top_pad, m->mmap_max,
-			    m->perturb, m->hugetlb, m->dynamic };
+	return model_policy_from_env(env_malloc_policy());
+}
 
-	return p;
+/* The machine the model describes: this process's. */
+static struct model_machine this_machine(void)
+{
+	struct model_machine mc = { (uint64_t)sysconf(_SC_PAGESIZE), env_read_faults_per_page(),
+				    model_glibc_minor(env_glibc()), (int)sizeof(size_t) * 8 };
+
+	return mc;
 }
 
 /* Exercise: make free() keep a frame's memory for the next frame, so
@@ -243,12 +244,10 @@ static void tune_allocator(int verbose)
 
 /* --tune: the student's tune_allocator(), then the policy it is meant to
  * set, for the prediction (the model cannot see what mallopt() did). */
-static void tune(struct policy *p, int verbose)
+static void tune(struct model_policy *p, int verbose)
 {
 	tune_allocator(verbose);
-	p->mmap_max = 0;
-	p->trim_threshold = UINT64_MAX;
-	p->dynamic = 0;
+	model_tune(p);
 }
 
 /* ----------------------------------------------------------- prediction */
@@ -259,7 +258,7 @@ static void tune(struct policy *p, int verbose)
  * malloc's memory; a size set to "always" applies either way, "madvise"
  * only to madvised memory.  Kernels before 6.8 have the PMD size only.
  * --no-thp turns all of them off for this process. */
-static uint64_t smallest_huge_page(const struct options *o, const struct policy *pol)
+static uint64_t smallest_huge_page(const struct options *o, const struct model_policy *pol)
 {
 	struct env_thp_size sz[ENV_THP_SIZES_MAX];
 	char e[32];
@@ -280,55 +279,6 @@ static uint64_t smallest_huge_page(const struct options *o, const struct policy 
 	return 0;
 }
 
-/* Pages that are mapped, as a few disjoint runs [lo, hi) of page numbers
- * counted from the page where the first top chunk starts. */
-#define RUNS_MAX 16
-struct mapped_pages {
-	uint64_t lo[RUNS_MAX], hi[RUNS_MAX];
-	int n;
-};
-
-/* How many pages of [a, b) are not mapped yet. */
-static uint64_t pages_unmapped(const struct mapped_pages *m, uint64_t a, uint64_t b)
-{
-	uint64_t missing = b - a;
-
-	for (int i = 0; i < m->n; i++) {
-		uint64_t lo = m->lo[i] > a ? m->lo[i] : a, hi = m->hi[i] < b ? m->hi[i] : b;
-
-		if (lo < hi)
-			missing -= hi - lo;
-	}
-	return missing;
-}
-
-static void pages_map(struct mapped_pages *m, uint64_t a, uint64_t b)
-{
-	int i = 0, j;
-
-	while (i < m->n && m->hi[i] < a)               /* runs wholly before [a, b) */
-		i++;
-	for (j = i; j < m->n && m->lo[j] <= b; j++) {  /* runs that touch it merge in */
-		a = m->lo[j] < a ? m->lo[j] : a;
-		b = m->hi[j] > b ? m->hi[j] : b;
-	}
-	if (j == i && m->n == RUNS_MAX)
-		die("the fault model ran out of page runs (more than %d)", RUNS_MAX);
-	memmove(&m->lo[i + 1], &m->lo[j], (size_t)(m->n - j) * sizeof m->lo[0]);
-	memmove(&m->hi[i + 1], &m->hi[j], (size_t)(m->n - j) * sizeof m->hi[0]);
-	m->n += 1 - (j - i);
-	m->lo[i] = a, m->hi[i] = b;
-}
-
-/* sbrk(-n): every page from `from` on is gone. */
-static void pages_unmap_from(struct mapped_pages *m, uint64_t from)
-{
-	while (m->n > 0 && m->lo[m->n - 1] >= from)
-		m->n--;
-	if (m->n > 0 && m->hi[m->n - 1] > from)
-		m->hi[m->n - 1] = from;
-}
-
 /*
  * The heap as the frame loop finds it.  What ran before the loop (stdio's
  * buffer, glibc's tcache, the environment check) decides where the first
@@ -338,13 +288,8 @@ static void pages_unmap_from(struct mapped_pages *m, uint64_t from)
  * break, and mincore() says which of its pages are mapped.  Nothing here
  * allocates (the page vector is static).
  */
-struct heap_start {
-	uint64_t below_top;      /* heap bytes below the top chunk's first page */
-	uint64_t top_offset;     /* the top chunk's address mod the page size */
-	uint64_t top_bytes;      /* its size */
-	struct mapped_pages mapped;  /* its pages already mapped, counted from its first */
-};
-
+/* (struct model_heap, tools/include/model.h: the top chunk's offset into
+ * its page, its size, its pages mapped, the heap below it.) */
 #define HEAP_PROBE_PAGES 4096u   /* a larger top is counted as unmapped past this */
 
 /* mallinfo's keepcost: the size of the main arena's top chunk. */
@@ -376,12 +321,12 @@ static void make_sure_heap_exists(void)
 	free(p);
 }
 
-static struct heap_start measure_heap_start(const char *heap_lo)
+static struct model_heap measure_heap_start(const char *heap_lo)
 {
 	static unsigned char vec[HEAP_PROBE_PAGES];
 	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	const uintptr_t brk_end = (uintptr_t)sbrk(0);
-	struct heap_start h = { 0 };
+	struct model_heap h = { 0 };
 	uintptr_t top, first;
 	size_t n;
 
@@ -399,7 +344,8 @@ static struct heap_start measure_heap_start(const char *heap_lo)
 		die("mincore of the heap's top");
 	for (size_t i = 0; i < n; i++)
 		if (vec[i] & 1)
-			pages_map(&h.mapped, i, i + 1);
+			if (model_pages_map(&h.mapped, i, i + 1) < 0)
+				die("the fault model ran out of page runs (more than %d)", MODEL_RUNS_MAX);
 	return h;
 }
 
@@ -451,128 +397,12 @@ struct prediction {
 	uint64_t kept;           /* heap pages still mapped after the last trim */
 };
 
-/* The main arena as the model replays it: byte addresses counted from the
- * page where the top chunk started before the loop. */
-struct arena_model {
-	uint64_t page, minsize;
-	uint64_t top, top_size;  /* the top chunk */
-	struct mapped_pages mapped;
-	struct prediction *pr;
-};
-
-/* The process touches bytes [a, b): a page not mapped yet faults once when
- * the touch writes first, `per_read` times when it reads first.  Returns
- * how many pages it found unmapped. */
-static uint64_t touch(struct arena_model *m, uint64_t a, uint64_t b, int per_read, int read_first)
-{
-	uint64_t lo = a / m->page, hi = (b + m->page - 1) / m->page;
-	uint64_t n = pages_unmapped(&m->mapped, lo, hi);
-
-	m->pr->faults += n * (uint64_t)(read_first ? per_read : 1);
-	if (!read_first && per_read > 1)
-		m->pr->written_first += n;
-	pages_map(&m->mapped, lo, hi);
-	return n;
-}
-
-/* _int_free of the frame: it merges into the top, and a top of at least
- * trim_threshold goes back to the system down to top_pad (systrim). */
-static void free_into_top(struct arena_model *m, uint64_t p, uint64_t nb,
-			  const struct policy *pol, uint64_t trim)
-{
-	uint64_t area, extra;
-
-	m->top = p, m->top_size += nb;
-	if (m->top_size < trim)
-		return;
-	area = m->top_size - m->minsize - 1;
-	if (area <= pol->top_pad)
-		return;
-	extra = (area - pol->top_pad) / m->page * m->page;
-	if (extra == 0)
-		return;
-	m->top_size -= extra;
-	pages_unmap_from(&m->mapped, (m->top + m->top_size) / m->page);
-	m->pr->trims++;
-	m->pr->kept = (m->top + m->top_size) / m->page - m->top / m->page;
-}
-
-/*
- * Replay the frame loop through glibc's policy (malloc.c: _int_malloc,
- * sysmalloc, __libc_calloc, _int_free, systrim, __libc_free) page by page,
- * from the heap as measured, and count the faults each touch must take:
- *  - a frame comes from mmap when the top chunk is too small, the chunk is
- *    at least the mmap threshold and mmap_max allows it: all its pages are
- *    new, and the first is faulted by malloc writing the chunk header.
- *    Freeing an mmapped chunk above the threshold and under 32 MiB raises
- *    the threshold to its size and the trim threshold to twice that (the
- *    dynamic threshold; threshold_cap() below says why "under").
- *  - otherwise the top grows by the request plus top_pad plus MINSIZE, less
- *    what it held, in whole pages; malloc writes the chunk's header and the
- *    new top's header (the page after the frame: a write comes first);
- *  - calloc clears only the part of a chunk that was the old top: Linux
- *    builds malloc.c with MORECORE_CLEARS=2, trusting every page sbrk
- *    hands out to be zero; the cleared pages are written first;
- *  - perturb fills, memset and once write first: 1 fault a page; else the
- *    renderer reads a row before it writes it: 2 faults a page where the
- *    read maps the zero page, 1 where it allocates;
- *  - free() merges the frame into the top; a top of trim_threshold or more
- *    is cut back to top_pad + MINSIZE and up to the page's end (those pages
- *    stay mapped for the next frame).
- * Not modelled: sizes that vary, thread arenas.  Where huge pages may back
- * the frames, add_huge_pages() follows them in mapped frames; huge pages
- * in the heap, or smaller (mTHP) ones, make the count an upper bound.
- */
-/* A block of `size` bytes as malloc sizes it: the chunk (request2size),
- * and on sysmalloc's mmap path its mapping and the size its header records.
- * Up to 2.42 the mapping is the chunk plus its size field, rounded up to
- * pages, and the chunk's size is the whole mapping; 2.43 maps chunk + 16
- * and records mapping - 16.  Either way the block starts 16 bytes in. */
-struct chunk_sizes {
-	uint64_t nb, mapped, mchunk;
-};
-
-static struct chunk_sizes chunk_sizes(uint64_t size)
-{
-	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), sz = sizeof(size_t);
-	const uint64_t minsize = (4 * sz + 15) & ~(uint64_t)15;
-	const uint64_t req = (size + sz + 15) & ~(uint64_t)15;
-	const int layout_243 = env_glibc_at_least(43);
-	struct chunk_sizes c;
-
-	c.nb = req < minsize ? minsize : req;
-	c.mapped = (c.nb + (layout_243 ? 16 : sz) + page - 1) & ~(page - 1);
-	c.mchunk = layout_243 ? c.mapped - 16 : c.mapped;
-	return c;
-}
-
-/* DEFAULT_MMAP_THRESHOLD_MAX: freeing a mapped chunk raises the threshold
- * to the chunk's size only if that size is above the threshold and at most
- * this cap, compared with the IS_MMAPPED bit (2) still in it (__libc_free:
- * chunksize_nomask, glibc-2.36 malloc/malloc.c:3366-3368, 2.39:3379-3381),
- * so a chunk of exactly 32 MiB does not count. */
-static uint64_t threshold_cap(void)
-{
-	return sizeof(size_t) == 8 ? 32u << 20 : 512u << 10;
-}
-
-/* Lab 4's edge: the largest frame size (whole pixels) whose first frame,
- * mapped and freed, raises the threshold past the frame, so that the next
- * one comes from the heap.  Up to 2.42 that is the largest frame whose
- * mapping is under 32 MiB: 32 MiB - page - 24 bytes.  On 2.43 the chunk
- * is the mapping less 16 and may equal the request (nb); the threshold
- * then equals the next frame's nb, and sysmalloc maps a request at the
- * threshold (nb >= mmap_threshold) again.  It depends on the page size
- * and the glibc, so it is worked out here, by the model's own sizes: the
- * one place README, make lab4, the plots and the grader's tests take it. */
+/* The model's thresholds for this process (tools/include/model.h). */
 static uint64_t threshold_edge(void)
 {
-	uint64_t s = threshold_cap();
-	struct chunk_sizes c = chunk_sizes(s);
+	const struct model_machine mc = this_machine();
 
-	while (s > 8 && ((c.mchunk | 2) > threshold_cap() || c.mchunk <= c.nb))
-		c = chunk_sizes(s -= 8);
-	return s;
+	return model_threshold_edge(&mc);
 }
 
 /*
@@ -588,7 +418,7 @@ static uint64_t threshold_edge(void)
  * difference to pr->faults, and counts the huge pages.
  */
 static void add_huge_pages(struct prediction *pr, uint64_t off, unsigned frames,
-			   const struct chunk_sizes *c, uint64_t touched, int write_first)
+			   const struct model_chunk *c, uint64_t touched, int write_first)
 {
 	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), huge = env_thp_pmd_bytes();
 
@@ -628,55 +458,31 @@ static const char *huge_pages_unmodelled(const struct prediction *pr, unsigned a
 	return NULL;
 }
 
-static struct prediction predict_faults(const struct options *o, const struct policy *pol,
-					const struct heap_start *h, const struct map_offsets *w)
+static struct prediction predict_faults(const struct options *o, const struct model_policy *pol,
+					const struct model_heap *h, const struct map_offsets *w)
 {
-	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), sz = sizeof(size_t);
-	const uint64_t minsize = (4 * sz + 15) & ~(uint64_t)15;
+	const struct model_machine mc = this_machine();
+	const uint64_t page = mc.page;
 	const uint64_t size = o->size + (o->alloc == ALLOC_ONCE ? o->vary : 0);
-	const struct chunk_sizes c = chunk_sizes(size);
-	const uint64_t nb = c.nb, mchunk = c.mchunk, cap = threshold_cap();
+	const struct model_chunk c = model_chunk_sizes(&mc, size);
 	const int write_first = o->alloc == ALLOC_MEMSET || o->alloc == ALLOC_ONCE || pol->perturb;
 	const unsigned allocs = o->alloc == ALLOC_ONCE ? 1 : o->frames;
-	uint64_t thr = pol->mmap_threshold, trim = pol->trim_threshold;
+	const struct model_run run = { size, (enum model_alloc)o->alloc, o->frames, 0, 0 };
+	struct model_result m;
 	struct prediction pr = { 0 };
-	struct arena_model m = { page, minsize, h->top_offset, h->top_bytes, h->mapped, &pr };
 
-	pr.per_page = write_first ? 1 : env_read_faults_per_page();
-	for (unsigned i = 0; i < allocs; i++) {
-		const uint64_t old_top = m.top, old_top_size = m.top_size;
-		uint64_t fresh = 0, p, mem;
-
-		if (m.top_size < nb + minsize && nb >= thr && pol->mmap_max > 0) {
-			/* header write, then the rest read first (or written) */
-			pr.faults += 1 + (uint64_t)pr.per_page * ((16 + size + page - 1) / page - 1);
-			pr.written_first += pr.per_page > 1;      /* the header's page */
-			pr.fresh_frames++, pr.mmap_frames++;
-			if (c.mapped > pr.span)
-				pr.span = c.mapped;
-			if (pol->dynamic && mchunk > thr && (mchunk | 2) <= cap)
-				thr = mchunk, trim = 2 * mchunk;
-			continue;
-		}
-		if (m.top_size < nb + minsize) {        /* sysmalloc grows the heap */
-			m.top_size += (nb + pol->top_pad + minsize - m.top_size + page - 1) & ~(page - 1);
-		}
-		if (h->below_top + m.top + m.top_size > pr.span)
-			pr.span = h->below_top + m.top + m.top_size;
-		p = m.top, mem = p + 2 * sz;
-		m.top += nb, m.top_size -= nb;
-		fresh += touch(&m, p + sz, p + 2 * sz, pr.per_page, 0);           /* set_head(p) */
-		fresh += touch(&m, m.top + sz, m.top + 2 * sz, pr.per_page, 0);   /* set_head(top) */
-		if (o->alloc == ALLOC_CALLOC)
-			fresh += touch(&m, mem, p + sz + (!pol->perturb && p == old_top &&
-							  nb > old_top_size ? old_top_size : nb),
-				       pr.per_page, 0);
-		fresh += touch(&m, mem, mem + size, pr.per_page, !write_first);  /* fill, memset, render */
-		pr.fresh_frames += fresh > (size / page) / 2;
-		if (o->alloc == ALLOC_ONCE)
-			break;
-		free_into_top(&m, p, nb, pol, trim);
+	switch (model_replay(&mc, pol, h, &run, &m)) {
+	case MODEL_OK:
+		break;
+	case MODEL_TOO_MANY_RUNS:
+		die("the fault model ran out of page runs (more than %d)", MODEL_RUNS_MAX);
+	case MODEL_TOO_LARGE:
+		die("the fault model cannot add up a frame of %" PRIu64 " bytes", size);
 	}
+	pr.faults = m.faults, pr.written_first = m.written_first, pr.span = m.span;
+	pr.kept = m.kept, pr.per_page = m.per_page;
+	pr.fresh_frames = (unsigned)m.fresh_frames, pr.mmap_frames = (unsigned)m.mmap_frames;
+	pr.trims = (unsigned)m.trims;
 	/* A huge page of H bytes needs an H-aligned run of H bytes inside one
 	 * mapping.  Where H is more than twice the largest mapping a frame
 	 * lies in (room for a neighbour merged into it), none fits: 512 MiB
@@ -694,7 +500,7 @@ static struct prediction predict_faults(const struct options *o, const struct po
 
 /* What writes a fresh page of the frame before anything reads it, if
  * anything does: then each page faults once on every kernel. */
-static const char *first_writer(const struct options *o, const struct policy *pol)
+static const char *first_writer(const struct options *o, const struct model_policy *pol)
 {
 	if (pol->perturb)
 		return "perturb's fill";
@@ -721,7 +527,7 @@ static const char *huge_read_write_why(void)
  * ("N a page"), which tests/why.sh holds against the measured count.
  * Returns how many lines it filled. */
 static int explain_prediction(char lines[][96], const struct prediction *pr, unsigned frames,
-			      const struct options *o, const struct policy *pol)
+			      const struct options *o, const struct model_policy *pol)
 {
 	const char *writer = first_writer(o, pol);
 	const char *ends = pr->huge_pages ? "ends, " : "";
@@ -773,7 +579,7 @@ static int explain_prediction(char lines[][96], const struct prediction *pr, uns
 /* -------------------------------------------------------------- running */
 
 struct result {
-	struct heap_start heap;  /* measured just before the loop */
+	struct model_heap heap;  /* measured just before the loop */
 	struct map_offsets where;  /* where the mapped frames lay */
 	long thp_fallbacks;      /* thp_fault_fallback's rise over the loop, -1 unknown */
 	double seconds;
@@ -912,7 +718,7 @@ static const char *prediction_kind(const struct options *o, const struct predict
 }
 
 static void print_report(const struct options *o, const struct result *r,
-			 const struct prediction *pr, const struct policy *pol,
+			 const struct prediction *pr, const struct model_policy *pol,
 			 const struct trim_result *t)
 {
 	char a[32], b[32], why[8][96];
@@ -973,7 +779,7 @@ static void print_report(const struct options *o, const struct result *r,
 
 /* The heap's mapped pages as the CSV carries them: "0-0;2-3", page numbers
  * from the top chunk's first page, both ends included; empty for none. */
-static void print_page_runs(const struct mapped_pages *m)
+static void print_page_runs(const struct model_pages *m)
 {
 	for (int i = 0; i < m->n; i++)
 		printf("%s%" PRIu64 "-%" PRIu64, i ? ";" : "", m->lo[i], m->hi[i] - 1);
@@ -1071,7 +877,7 @@ static struct options parse_options(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct options o;
-	struct policy pol;
+	struct model_policy pol;
 	struct prediction pr;
 	struct result r;
 	struct trim_result t;

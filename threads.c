@@ -39,6 +39,7 @@
  *        time, and time per request at 1 thread and at N threads.
  */
 #include "tools/include/env.h"
+#include "tools/include/model.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -46,7 +47,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#define OLD_THRESHOLD (128u * 1024)    /* glibc's fixed threshold before 2.5 */
+#define OLD_THRESHOLD MODEL_MMAP_THRESHOLD   /* glibc's fixed threshold before 2.5 */
 #define TUNED_THRESHOLD (16u << 20)    /* the reporter's threshold, on today's heaps */
 /* Live blocks a run may keep, over all threads.  `threads 16 1 1` would
  * otherwise build 81.7 M blocks of 6 bytes on average (3.2 GB resident),
@@ -163,55 +164,36 @@ static double mean_request(const struct options *o)
  * rounding of the mapped one tells them apart.
  * (Memory tagging on arm64, glibc.mem.tagging, changes musable(): then the
  * sizes no longer fit and the count says n/a.)
+ *
+ * The sizes are the kit's model's (tools/include/model.h, model_chunk_sizes)
+ * for this process's page size, glibc and word size: `machine`, set in
+ * main() before any thread starts (read faults play no part here).
  */
-#define SIZE_SZ sizeof(size_t)
-#define MALLOC_ALIGN (2 * SIZE_SZ > _Alignof(max_align_t) ? 2 * SIZE_SZ : _Alignof(max_align_t))
-#define MINSIZE ((4 * SIZE_SZ + MALLOC_ALIGN - 1) & ~(MALLOC_ALIGN - 1))
-
-static uint64_t align_up(uint64_t v, uint64_t a)
-{
-	return (v + a - 1) / a * a;
-}
-
-static uint64_t request2size(uint64_t r)
-{
-	uint64_t nb = align_up(r + SIZE_SZ, MALLOC_ALIGN);
-
-	return nb < MINSIZE ? MINSIZE : nb;
-}
-
-/* 2.43 changed sysmalloc's mmap path: it maps the chunk plus 16 bytes and
- * records a chunk 16 bytes short of the mapping, so the usable size is the
- * mapping less 16 and less the size field (frames.c's model says the same). */
-static uint64_t mmapped_usable(uint64_t r)
-{
-	uint64_t extra = MALLOC_ALIGN == 2 * SIZE_SZ ? 0 : MALLOC_ALIGN - 1;
-
-	if (env_glibc_at_least(43))
-		return align_up(request2size(r) + 16, (uint64_t)page_bytes) - 16 - SIZE_SZ;
-	return align_up(request2size(r) + SIZE_SZ + extra, (uint64_t)page_bytes) - MALLOC_ALIGN;
-}
+static struct model_machine machine;
 
 enum origin { FROM_HEAP, FROM_MMAP, UNEXPLAINED };
 
 static enum origin block_origin(const void *p, uint64_t r)
 {
-	uint64_t u = malloc_usable_size((void *)p), nb = request2size(r);
+	const struct model_machine *mc = &machine;
+	const struct model_chunk c = model_chunk_sizes(mc, r);
+	const uint64_t u = malloc_usable_size((void *)p), sz = model_size_sz(mc);
+	const uint64_t align = model_align(mc);
 
-	if (u == mmapped_usable(r) && ((uintptr_t)p - MALLOC_ALIGN) % (uint64_t)page_bytes == 0)
+	if (u == c.usable && ((uintptr_t)p - c.offset) % (uint64_t)page_bytes == 0)
 		return FROM_MMAP;
-	if (u + SIZE_SZ >= nb && u + SIZE_SZ < nb + MINSIZE && (u + SIZE_SZ) % MALLOC_ALIGN == 0)
+	if (u + sz >= c.nb && u + sz < c.nb + model_minsize(mc) && (u + sz) % align == 0)
 		return FROM_HEAP;
 	return UNEXPLAINED;      /* not glibc's malloc, or not this geometry */
 }
 
 /* Pages a fresh mapping faults in when all `size` bytes are written: the
- * user bytes start MALLOC_ALIGN bytes into the first page.  Written, never
- * read first, so one fault a page whether or not the kernel maps the zero
- * page on a read. */
+ * user bytes start 16 bytes (model_chunk_sizes: offset) into the first
+ * page.  Written, never read first, so one fault a page whether or not
+ * the kernel maps the zero page on a read. */
 static uint64_t pages_written(uint64_t size)
 {
-	return (size + MALLOC_ALIGN + (uint64_t)page_bytes - 1) / (uint64_t)page_bytes;
+	return model_pages_of(size + model_chunk_sizes(&machine, size).offset, (uint64_t)page_bytes);
 }
 
 /* --------------------------------------------------------------- blocks */
@@ -846,6 +828,10 @@ int main(int argc, char **argv)
 
 	bench_start(argv[0]);
 	page_bytes = sysconf(_SC_PAGESIZE);
+	machine.page = (uint64_t)page_bytes;
+	machine.read_faults_per_page = 2;
+	machine.glibc_minor = model_glibc_minor(env_glibc());
+	machine.bits = (int)sizeof(size_t) * 8;
 	if (page_bytes <= 0)
 		die("sysconf(_SC_PAGESIZE)");
 	o = parse_options(argc, argv);

@@ -8,6 +8,8 @@
  * includes; it keeps tools/include/bench.h the small timing header.
  *   env_glibc(), env_glibc_at_least()   the running glibc's version
  *   env_malloc_policy()         the malloc settings in force, item by item
+ *   env_malloc_policy_of()      the same for a list of environment words
+ *                               and a glibc version (the grader's prediction)
  *   env_in_force()              did a setting take effect?
  *   env_describe()              what glibc did with one setting, in words
  */
@@ -41,13 +43,27 @@ static struct env_glibc env_glibc(void)
 	return v;
 }
 
-/* At least glibc 2.<minor>? */
-static inline int env_glibc_at_least(int minor)
+/* Is glibc v at least 2.<minor>?  (3.x is newer than any 2.x.) */
+static inline int env_glibc_is_at_least(struct env_glibc v, int minor)
 {
-	struct env_glibc v = env_glibc();
-
 	return v.major > 2 || (v.major == 2 && v.minor >= minor);
 }
+
+/* At least glibc 2.<minor> (the running one)? */
+static inline int env_glibc_at_least(int minor)
+{
+	return env_glibc_is_at_least(env_glibc(), minor);
+}
+
+/* Whose rules the reading below follows: the running process's (live:
+ * its glibc, its word size, and what only it can know: secure mode, the
+ * loader's list of tunables), or a described one's (a submission's glibc
+ * and word size, for a prediction: no secure mode, no loader to ask). */
+struct env_reader {
+	struct env_glibc glibc;
+	int bits;            /* 32 or 64: the threshold cap */
+	int live;
+};
 
 /* ------------------------------------------------- malloc's settings */
 
@@ -117,10 +133,11 @@ static const struct env_tunable env_tunables[] = {
 };
 #define ENV_N_TUNABLES (sizeof env_tunables / sizeof env_tunables[0])
 
-static const struct env_tunable *env_find_tunable(const char *name)
+static const struct env_tunable *env_find_tunable(const struct env_reader *r, const char *name)
 {
 	for (size_t i = 0; i < ENV_N_TUNABLES; i++)
-		if (!strcmp(env_tunables[i].name, name) && env_glibc_at_least(env_tunables[i].since))
+		if (!strcmp(env_tunables[i].name, name) &&
+		    env_glibc_is_at_least(r->glibc, env_tunables[i].since))
 			return &env_tunables[i];
 	return NULL;
 }
@@ -210,7 +227,7 @@ static int env_loader_lists(const char *name)
  * Returns 0 when the number reads as a person would read it, 1 when glibc
  * reads something else (octal, a suffix dropped), -1 when it is rejected.
  */
-static int env_parse_value(const char *s, uint64_t *out)
+static int env_parse_value(const struct env_reader *r, const char *s, uint64_t *out)
 {
 	const char *p = s;
 	uint64_t v = 0;
@@ -239,7 +256,7 @@ static int env_parse_value(const char *s, uint64_t *out)
 	 * value, blanks, a bare sign or "0x" read as 0 without a word there
 	 * too (_dl_strtoul, elf/dl-misc.c:153-176).  tests/env-check.sh
 	 * checks both against the loaders. */
-	if (*p && env_glibc_at_least(39))
+	if (*p && env_glibc_is_at_least(r->glibc, 39))
 		return -1;
 	return *p || !digits || surprise || neg;
 }
@@ -299,11 +316,12 @@ static void env_apply(struct env_malloc *m, const char *name, uint64_t v)
 
 /* Is this value inside the tunable's range, as do_tunable_update_val()
  * checks it?  2.39+ truncates an INT_32 value to 32 bits first. */
-static int env_in_range(const struct env_tunable *t, uint64_t *value)
+static int env_in_range(const struct env_reader *r, const struct env_tunable *t, uint64_t *value)
 {
 	if (t->int32) {
-		int64_t v = env_glibc_at_least(39) ? (int32_t)*value : (int64_t)*value;
-		int64_t lo = !strcmp(t->name, "mmap_max") && !env_glibc_at_least(34) ? INT32_MIN : t->min;
+		int64_t v = env_glibc_is_at_least(r->glibc, 39) ? (int32_t)*value : (int64_t)*value;
+		int64_t lo = !strcmp(t->name, "mmap_max") && !env_glibc_is_at_least(r->glibc, 34)
+			     ? INT32_MIN : t->min;
 
 		*value = (uint64_t)v;
 		return v >= lo && v <= (int64_t)t->max;
@@ -313,8 +331,8 @@ static int env_in_range(const struct env_tunable *t, uint64_t *value)
 
 /* One "name=value" from GLIBC_TUNABLES (full name) or a MALLOC_* variable
  * (source is the variable, name the tunable it stands for). */
-static struct env_item *env_add_item(struct env_malloc *m, const char *source,
-				     const char *name, const char *val)
+static struct env_item *env_add_item(const struct env_reader *rd, struct env_malloc *m,
+				     const char *source, const char *name, const char *val)
 {
 	static struct env_item spare;
 	struct env_item *it;
@@ -328,10 +346,11 @@ static struct env_item *env_add_item(struct env_malloc *m, const char *source,
 	it->has_eq = val != NULL;
 	it->value = 0;
 	if (!strncmp(name, "glibc.malloc.", 13))
-		t = env_find_tunable(name + 13);
+		t = env_find_tunable(rd, name + 13);
 	if (!t) {
-		/* Unknown to this file: ask the loader before calling it a typo. */
-		it->fate = env_loader_lists(name) == 1 ? ENV_UNMODELLED : ENV_UNKNOWN;
+		/* Unknown to this file: ask the loader before calling it a typo
+		 * (only the running one can be asked; either way it is ignored). */
+		it->fate = rd->live && env_loader_lists(name) == 1 ? ENV_UNMODELLED : ENV_UNKNOWN;
 		return it;
 	}
 	/* Secure mode (setuid): up to 2.38 every malloc tunable is skipped
@@ -339,19 +358,20 @@ static struct env_item *env_add_item(struct env_malloc *m, const char *source,
 	 * 226-245 and 320-346), check too unless /etc/suid-debug exists
 	 * (maybe_enable_malloc_check, 267-272); from 2.39 the loader ignores
 	 * all of them. */
-	if (getauxval(AT_SECURE) && (env_glibc_at_least(39) || strcmp(t->name, "check") ||
-				     access("/etc/suid-debug", F_OK) != 0)) {
+	if (rd->live && getauxval(AT_SECURE) &&
+	    (env_glibc_is_at_least(rd->glibc, 39) || strcmp(t->name, "check") ||
+	     access("/etc/suid-debug", F_OK) != 0)) {
 		it->fate = ENV_SECURE;
 		return it;
 	}
-	r = val ? env_parse_value(val, &it->value) : -1;
+	r = val ? env_parse_value(rd, val, &it->value) : -1;
 	if (r < 0) {
 		it->fate = ENV_MALFORMED;
 		return it;
 	}
 	/* Out of range: do_tunable_update_val returns before it sets the
 	 * value, without a word (glibc-2.36 elf/dl-tunables.c:129-132). */
-	if (!env_in_range(t, &it->value)) {
+	if (!env_in_range(rd, t, &it->value)) {
 		it->fate = ENV_RANGE;
 		return it;
 	}
@@ -359,8 +379,8 @@ static struct env_item *env_add_item(struct env_malloc *m, const char *source,
 	 * too high", i.e. above HEAP_MAX_SIZE / 2 (32 MiB on 64-bit); it
 	 * changes nothing then, so the threshold stays dynamic (glibc-2.34
 	 * malloc/malloc.c:5226-5238; 2.35 dropped the test, BZ 27801). */
-	if (!strcmp(t->name, "mmap_threshold") && !env_glibc_at_least(35) &&
-	    it->value > (sizeof(long) == 8 ? 32u << 20 : 512u << 10)) {
+	if (!strcmp(t->name, "mmap_threshold") && !env_glibc_is_at_least(rd->glibc, 35) &&
+	    it->value > (rd->bits == 64 ? 32u << 20 : 512u << 10)) {
 		it->fate = ENV_REFUSED;
 		return it;
 	}
@@ -380,9 +400,9 @@ static int env_in_force(const struct env_item *it)
  * warning, when the string ends in a bare name (a trailing ':' counts: its
  * name is empty) or a value holds '='; up to 2.38 that value is read as
  * far as it is a number. */
-static void env_read_tunables(struct env_malloc *m, const char *t)
+static void env_read_tunables(const struct env_reader *rd, struct env_malloc *m, const char *t)
 {
-	const int strict = env_glibc_at_least(39);
+	const int strict = env_glibc_is_at_least(rd->glibc, 39);
 	int first = m->n_items, dropped = 0;
 
 	for (const char *c = t; c && *c; ) {
@@ -395,7 +415,7 @@ static void env_read_tunables(struct env_malloc *m, const char *t)
 		if (len) {
 			if (eq)
 				*eq = '\0';
-			it = env_add_item(m, "GLIBC_TUNABLES", item, eq ? eq + 1 : NULL);
+			it = env_add_item(rd, m, "GLIBC_TUNABLES", item, eq ? eq + 1 : NULL);
 			if (!eq) {
 				it->fate = ENV_MALFORMED;
 				dropped |= strict && !c[len];          /* the last item */
@@ -415,52 +435,104 @@ static void env_read_tunables(struct env_malloc *m, const char *t)
 			m->items[i].fate = ENV_DROPPED;
 }
 
-/* Everything the environment sets, as the running glibc reads it:
- * GLIBC_TUNABLES, then each MALLOC_* alias whose tunable GLIBC_TUNABLES did
- * not set (a set tunable wins over its alias in every version: 2.36's
+/* Everything an environment sets, as glibc reads it: GLIBC_TUNABLES
+ * (tunables: its value, NULL if unset), then each MALLOC_* alias whose
+ * tunable GLIBC_TUNABLES did not set (lookup: an alias's value, or NULL) --
+ * a set tunable wins over its alias in every version: 2.36's
  * __tunables_init skips an alias whose tunable is initialized, and a
  * GLIBC_TUNABLES read later sets it again, glibc-2.36 elf/dl-tunables.c:
- * 105, 137, 308). */
-__attribute__((unused))
-static const struct env_malloc *env_malloc_policy(void)
+ * 105, 137, 308.  No GLIBC_TUNABLES or alias is read before 2.26
+ * (env_tunables' since column). */
+static void env_read_policy(const struct env_reader *rd, struct env_malloc *m, const char *tunables,
+			    const char *(*lookup)(const char *alias, const void *ctx), const void *ctx)
 {
-	static struct env_malloc m;
-	static int done;
-
-	if (done)
-		return &m;
-	done = 1;
-	m.mmap_threshold = m.trim_threshold = m.top_pad = 128 << 10;
-	m.mmap_max = 65536;
-	m.dynamic = 1;
-	env_read_tunables(&m, getenv("GLIBC_TUNABLES"));
+	memset(m, 0, sizeof *m);
+	m->mmap_threshold = m->trim_threshold = m->top_pad = 128 << 10;
+	m->mmap_max = 65536;
+	m->dynamic = 1;
+	env_read_tunables(rd, m, tunables);
 	/* Items set so far are GLIBC_TUNABLES's; replay the policy after the
 	 * aliases so the tunables win. */
 	for (size_t i = 0; i < ENV_N_TUNABLES; i++) {
-		const char *v = env_tunables[i].alias ? getenv(env_tunables[i].alias) : NULL;
+		const char *v = env_tunables[i].alias ? lookup(env_tunables[i].alias, ctx) : NULL;
 		char full[64];
 		int overridden = 0;
 
 		if (!v)
 			continue;
 		snprintf(full, sizeof full, "glibc.malloc.%s", env_tunables[i].name);
-		for (int k = 0; k < m.n_items; k++)
-			overridden |= !strcmp(m.items[k].name, full) && env_in_force(&m.items[k]) &&
-				      !strcmp(m.items[k].source, "GLIBC_TUNABLES");
+		for (int k = 0; k < m->n_items; k++)
+			overridden |= !strcmp(m->items[k].name, full) && env_in_force(&m->items[k]) &&
+				      !strcmp(m->items[k].source, "GLIBC_TUNABLES");
 		if (overridden) {
-			struct env_item *it = env_add_item(&m, env_tunables[i].alias, full, v);
+			struct env_item *it = env_add_item(rd, m, env_tunables[i].alias, full, v);
 
 			it->fate = ENV_OVERRIDDEN;
 		} else {
-			env_add_item(&m, env_tunables[i].alias, full, v);
+			env_add_item(rd, m, env_tunables[i].alias, full, v);
 		}
 	}
 	/* The alias applied last above; a tunable that set the same thing
 	 * must win, so apply GLIBC_TUNABLES's items again. */
-	for (int k = 0; k < m.n_items; k++)
-		if (!strcmp(m.items[k].source, "GLIBC_TUNABLES") && env_in_force(&m.items[k]))
-			env_apply(&m, m.items[k].name + 13, m.items[k].value);
+	for (int k = 0; k < m->n_items; k++)
+		if (!strcmp(m->items[k].source, "GLIBC_TUNABLES") && env_in_force(&m->items[k]))
+			env_apply(m, m->items[k].name + 13, m->items[k].value);
+}
+
+static const char *env_lookup_getenv(const char *name, const void *ctx)
+{
+	(void)ctx;
+	return getenv(name);
+}
+
+/* The running process's settings, read once (secure mode and the loader's
+ * list of tunables included). */
+__attribute__((unused))
+static const struct env_malloc *env_malloc_policy(void)
+{
+	static struct env_malloc m;
+	static int done;
+	const struct env_reader rd = { env_glibc(), (int)sizeof(long) * 8, 1 };
+
+	if (!done) {
+		done = 1;
+		env_read_policy(&rd, &m, getenv("GLIBC_TUNABLES"), env_lookup_getenv, NULL);
+	}
 	return &m;
+}
+
+/* A list of environment words ("NAME=VALUE"), as a process started with
+ * them would find them: the last word of a name wins, as in env(1). */
+struct env_words {
+	const char *const *w;
+	int n;
+};
+
+static const char *env_word_value(const char *name, const void *ctx)
+{
+	const struct env_words *e = ctx;
+	const size_t len = strlen(name);
+
+	for (int i = e->n - 1; i >= 0; i--)
+		if (!strncmp(e->w[i], name, len) && e->w[i][len] == '=')
+			return e->w[i] + len + 1;
+	return NULL;
+}
+
+/* The policy a process with these environment words would start with
+ * under glibc `glibc` on a `bits`-bit build, by the same rules as
+ * env_malloc_policy().  Secure mode (AT_SECURE) and the loader's
+ * --list-tunables belong to a running process, not to a prediction: a
+ * predicted process is not setuid, and a name this file does not know is
+ * ENV_UNKNOWN (ignored either way). */
+__attribute__((unused))
+static void env_malloc_policy_of(struct env_malloc *m, const char *const *words, int n,
+				 struct env_glibc glibc, int bits)
+{
+	const struct env_reader rd = { glibc, bits, 0 };
+	const struct env_words e = { words, n };
+
+	env_read_policy(&rd, m, env_word_value("GLIBC_TUNABLES", &e), env_word_value, &e);
 }
 
 /* -------------------------------------------------------- in words */
