@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # tests/fixtures.sh - the grader against submissions recorded on other
-# kernels and page sizes (tests/fixtures/, see its README), and the grader's model against
-# the program's own on a submission made here: for every frames record,
-# tools/grading/grade.awk's expected faults equal the predicted_faults frames
-# printed, so the two models cannot drift apart.
+# kernels and page sizes (tests/fixtures/, see its README): each grades
+# clean, and every expectation the grader prints for it is the one the awk
+# model it replaced derived on its own (tests/fixtures/wants.txt, frozen at
+# c09efaf: the one model, tools/include/model.h, asked through grade.awk
+# from each record's own heap, command and environment); and on a
+# submission made here, for every frames record, the grader's expected
+# faults equal the predicted_faults frames printed (the model asked with
+# what the file recorded, and as the program asks it).
 . "$(dirname "$0")/lib.sh" || exit 1
 
+: >"$TMP/wants.now"
 for f in tests/fixtures/*/submission-*.txt; do
 	name=${f#tests/fixtures/}
 	tools/grade.sh "$f" >"$TMP/fx_out" 2>"$TMP/fx_err"; rc=$?
+	awk -v F="$f" '$1 ~ /^(PASS|FAIL|ENV|INTEGRITY)$/ && $2 != "file" && $3 != "commands" {
+		print F "\t" $2 "\t" $3 "\t" $5 }' "$TMP/fx_out" >>"$TMP/wants.now"
 	bad=$(grep -cE '^(FAIL|ENV|INTEGRITY) ' "$TMP/fx_out")
 	if [ $rc -eq 0 ] && [ "$bad" -eq 0 ] && grep -q '^Status: CLEAN$' "$TMP/fx_out"; then
 		pass "fixture $name grades clean ($(tail -n 1 "$TMP/fx_out"))"
@@ -16,6 +23,17 @@ for f in tests/fixtures/*/submission-*.txt; do
 		fail "fixture $name" "exit $rc: $(grep -m 3 -A1 -E '^(FAIL|ENV|INTEGRITY)' "$TMP/fx_out") $(head -c 200 "$TMP/fx_err")"
 	fi
 done
+
+grep -v '^#' tests/fixtures/wants.txt >"$TMP/wants.then"
+differ=$(diff "$TMP/wants.then" "$TMP/wants.now" | grep -c '^[<>]')
+if [ ! -s "$TMP/wants.then" ] || [ ! -s "$TMP/wants.now" ]; then
+	fail "the grader's expectations of the fixtures, as the awk model had them" "nothing compared"
+elif [ "$differ" -eq 0 ]; then
+	pass "the grader's expectations of the fixtures are the awk model's ($(grep -c . "$TMP/wants.then") checks)"
+else
+	fail "the grader's expectations of the fixtures, as the awk model had them" "$differ lines differ:
+$(diff "$TMP/wants.then" "$TMP/wants.now" | head -n 8)"
+fi
 
 # The loader model: Debian's arm64 libc aligns its segments to 64 KiB.
 # Below 64 KiB pages each run unmaps 1 or 2 leftover pieces at start-up,

@@ -8,9 +8,9 @@
 #    32-bit where they differ);
 #  - the tunables by the submission's glibc, not this one's;
 #  - frames' own prediction on this machine (its CSV: predicted_faults and
-#    the heap it measured) against predict's for the same run;
-#  - the grader's expectations of the shipped fixtures against those the
-#    awk model it replaced derived (tests/fixtures/wants.txt).
+#    the heap it measured) against predict's for the same run.
+# (The grader's expectations of the shipped fixtures against those the awk
+# model it replaced derived: tests/fixtures.sh, tests/fixtures/wants.txt.)
 . "$(dirname "$0")/lib.sh" || exit 1
 
 P=tools/grading/predict
@@ -236,27 +236,3 @@ build/m32/frames|GLIBC_TUNABLES=glibc.malloc.mmap_max=0|--frames 3 --alloc mallo
 RUNS
 [ -x build/m32/frames ] || skip "the 32-bit build's prediction" "build/m32/frames is not built (make build32)"
 
-# ------------------------------------------------- the grader's numbers
-# Every expectation the grader prints for the shipped fixtures (recorded
-# on other kernels and page sizes: 4, 16 and 64 KiB, THP always, madvise
-# and never) is the one the awk model it replaced derived on its own
-# (tests/fixtures/wants.txt, frozen at c09efaf): the one model, asked
-# through grade.awk, from each record's own heap, command and environment.
-files=0
-: >"$TMP/wants.now"
-for f in tests/fixtures/*/submission-*.txt; do
-	[ -f "$f" ] || continue
-	files=$((files + 1))
-	tools/grade.sh "$f" 2>/dev/null | awk -v F="$f" '$1 ~ /^(PASS|FAIL|ENV|INTEGRITY)$/ && $2 != "file" &&
-		$3 != "commands" { print F "\t" $2 "\t" $3 "\t" $5 }' >>"$TMP/wants.now"
-done
-grep -v '^#' tests/fixtures/wants.txt >"$TMP/wants.then"
-differ=$(diff "$TMP/wants.then" "$TMP/wants.now" | grep -c '^[<>]')
-if [ "$files" -eq 0 ] || [ ! -s "$TMP/wants.then" ]; then
-	fail "the grader's expectations of the fixtures, as the awk model had them" "nothing compared ($files files)"
-elif [ "$differ" -eq 0 ]; then
-	pass "the grader's expectations of the fixtures are the awk model's ($(grep -c . "$TMP/wants.then") checks, $files files)"
-else
-	fail "the grader's expectations of the fixtures, as the awk model had them" "$differ lines differ:
-$(diff "$TMP/wants.then" "$TMP/wants.now" | head -n 8)"
-fi
