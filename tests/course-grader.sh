@@ -44,10 +44,11 @@ else
 fi
 rm -f "answers/$long.txt"; [ $had_answers = 1 ] || rmdir answers 2>/dev/null
 
-# l4_fix as make lab4's env vars column sets it (tools/labs/lab4.sh's
-# THR and TRIM): both thresholds, where one is the answer, is right too.
-L4_FIX=$(sed -n 's/^THR=\([0-9]*\).*/MALLOC_MMAP_THRESHOLD_=\1/p; s/^TRIM=\([0-9]*\).*/MALLOC_TRIM_THRESHOLD_=\1/p' \
-	tools/labs/lab4.sh | tr '\n' ' ')
+# l4_fix as make lab4's env vars column sets it (THR and TRIM, which
+# tools/labs/lab4.sh takes from steps.awk): both thresholds, where one is
+# the answer, is right too.
+L4_FIX="MALLOC_MMAP_THRESHOLD_=$(awk -v KIND=knob -v NAME=THR -f tools/grading/steps.awk)"
+L4_FIX="$L4_FIX MALLOC_TRIM_THRESHOLD_=$(awk -v KIND=knob -v NAME=TRIM -f tools/grading/steps.awk)"
 # cg_fill SHEET: every answer worked out from first principles here
 # (page size, faults a page read then written, the knobs above), not
 # from the grader.  The Lab 4 edge is what ./frames --edge names (its
