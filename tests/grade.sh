@@ -256,6 +256,14 @@ if [ $rc -eq 1 ] && grep -q '^FAIL  lab1\.default-malloc  *minor_faults .* none 
 else
 	fail "grade: a question the model cannot answer" "exit $rc: $(grep -m 3 'minor_faults' "$TMP/g_out")"
 fi
+# The kit checked out under a path with a space and a ' in it: the model
+# is still asked (grade.awk quotes both paths for sh).
+mkdir -p "$TMP/it's here" && ln -sf "$PWD/tools/grading/predict" "$TMP/it's here/predict"
+g_pred tools/grading/predict; g_rc0=$?; mv "$TMP/g_out" "$TMP/g_out0"
+g_pred "$TMP/it's here/predict"; rc=$?
+if [ $rc = $g_rc0 ] && [ ! -s "$TMP/g_err" ] && cmp -s "$TMP/g_out" "$TMP/g_out0" && grep -q '^PASS .*minor_faults' "$TMP/g_out"; then
+	pass "grade: a predictor under a path with a space and a ' answers every question"
+else fail "grade: a predictor under /tmp/it's here/" "exit $rc: $(head -c 200 "$TMP/g_err")"; fi
 g_rules=$(grep -nE 'mmap_threshold|trim_threshold|top_pad|mmap_max|perturb|66355200|131072|33554432|656|/ *PAGE' \
 	tools/grading/grade.awk | grep -v '^[0-9]*:[[:space:]]*#')
 if [ -z "$g_rules" ]; then pass "grade.awk holds no allocator rule (tunables, chunk sizes, pages): the model does"

@@ -458,11 +458,11 @@ function ask_frames(key, rec, cmd, env, frames, alloc,    h, s, w) {
 # Ask every question at once; PR[KEY] is "ok" or why there is no answer.
 # The tool answers a line a request, in order; fewer is the grader's
 # failure (exit 2), not the student's.
-function predictions(    i, cmd, line, a, n, id, k, got, q) {
+function predictions(    i, cmd, line, a, n, id, k, got) {
 	if (NASK == 0) return 1
 	for (i = 1; i <= NASK; i++) print ASK_LINE[i] > PREDICT_REQ
 	close(PREDICT_REQ)
-	q = "'"; cmd = q PREDICT q " < " q PREDICT_REQ q
+	cmd = sh_word(PREDICT) " < " sh_word(PREDICT_REQ)
 	got = 0
 	while ((cmd | getline line) > 0) {
 		n = split(line, a, " "); id = a[1] + 0
@@ -478,6 +478,13 @@ function predictions(    i, cmd, line, a, n, id, k, got, q) {
 		return 0
 	}
 	return 1
+}
+# A path as one sh word: quoted, each ' in it as '\'' (the kit may sit
+# under /tmp/it's here/).
+function sh_word(s,    q, w, i) {
+	q = "'"; w = ""
+	while ((i = index(s, q)) > 0) { w = w substr(s, 1, i - 1) q "\\" q q; s = substr(s, i + 1) }
+	return q w s q
 }
 # pred(KEY, FIELD): the model's answer, or "none" (NO_PRED says why;
 # check() and check_range() fail a check that wants "none").
