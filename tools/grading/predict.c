@@ -168,6 +168,29 @@ static int frame_size(struct request *q, const char *key, uint64_t min, uint64_t
 
 /* ------------------------------------------------------------ the kinds */
 
+/*
+ * The heap a file says its run found before the loop (frames' heap_top_*
+ * columns) is the student's word, and it moves what the model expects: a
+ * top already mapped costs no faults.  So it is held to what frames'
+ * start-up can make (frames.c, make_sure_heap_exists()): one sbrk, of the
+ * first block (the per-thread cache, or frames' own half page) plus
+ * top_pad, which the first heap (start) is, give or take that half page;
+ * and of the top's pages only the first two written (the headers malloc
+ * writes at either end of that block).  A forged heap is an error line:
+ * its checks fail, never pass.
+ */
+static int heap_forged(struct request *q, const struct model_heap *h, const struct model_heap *start)
+{
+	const uint64_t page = q->mc.page;
+
+	if (h->top_offset + h->top_bytes > start->top_offset + start->top_bytes + page)
+		return fail(q, "a heap larger than frames' start-up makes", "");
+	for (int i = 0; i < h->mapped.n; i++)
+		if (h->mapped.hi[i] > 2)
+			return fail(q, "top pages mapped that frames' start-up never writes", "");
+	return 0;
+}
+
 /* Lab 1 and Lab 4: one frames run replayed (model_replay()). */
 static int kind_frames(struct request *q, char *out, size_t len)
 {
@@ -176,7 +199,7 @@ static int kind_frames(struct request *q, char *out, size_t len)
 	const char *runs = get(q, "top_mapped"), *calls = get(q, "calls");
 	uint64_t size, frames, tune, lo = 3, hi = 4;
 	struct model_policy pol;
-	struct model_heap h;
+	struct model_heap h, start;
 	struct model_run run;
 	struct model_result r;
 	int alloc = MODEL_CALLOC;      /* frames' default */
@@ -207,6 +230,7 @@ static int kind_frames(struct request *q, char *out, size_t len)
 			return fail(q, "bad calls", "");
 	}
 	pol = policy(q);
+	start = model_heap_first(&q->mc, &pol);    /* before --tune: its mallopt comes later */
 	if (tune)
 		model_tune(&pol);
 	if (!off && !bytes && !runs) {
@@ -240,6 +264,8 @@ static int kind_frames(struct request *q, char *out, size_t len)
 			if (s[-1] == ';' && !*s)
 				return fail(q, "bad top_mapped", "");
 		}
+		if (heap_forged(q, &h, &start))
+			return -1;
 	}
 	run.size = size, run.alloc = (enum model_alloc)alloc, run.frames = (unsigned long)frames;
 	run.calls_lo = (unsigned long)lo, run.calls_hi = (unsigned long)hi;
