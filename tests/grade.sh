@@ -194,6 +194,13 @@ fi
 sed -n '/^@run /,$p' "$G_SUB" >"$TMP/g_nohdr.txt"
 check_exit "grade: a file without the header exits 2" 2 tools/grade.sh "$TMP/g_nohdr.txt"
 check_exit "grade: a missing file exits 2" 2 tools/grade.sh "$TMP/no-such-file"
+# A header the model cannot take is the file's fault, said once (exit 2),
+# not 70 checks failed "no prediction".
+for g_h in 'glibc: 2.999999999' 'glibc: abc' 'glibc: 2' 'page_bytes: 5000' 'page_bytes: 1099511627776'; do
+	sed "s/^${g_h%%:*}: .*/$g_h/" "$G_SUB" >"$TMP/g_hdr.txt"
+	check_exit "grade: a header '$g_h' exits 2" 2 tools/grade.sh "$TMP/g_hdr.txt"
+	grep -q "garbles ${g_h%%:*}\|garbles page_bytes" "$TMP/err" || fail "grade: '$g_h' is named" "$(head -c 200 "$TMP/err")"
+done
 check_exit "grade: no arguments exits 2" 2 tools/grade.sh
 check_exit "submit: a bad knob exits 2" 2 env FRAMES=ten tools/submit.sh
 

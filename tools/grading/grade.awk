@@ -494,6 +494,12 @@ function pred(key, field) {
 	return "none"
 }
 
+# page_bytes as the model takes it: digits, a power of two, 1 KiB..1 GiB.
+function page_ok(v,    p) {
+	if (v !~ /^[0-9]+$/ || length(v) > 10) return 0
+	for (p = 1024; p < v + 0 && p < 1073741824; p *= 2) ;
+	return p == v + 0
+}
 # The questions each graded step's checker will read (grade_one(),
 # before any checker runs): what its checker needs from the model.
 # A count from the file the model may be asked about: digits, and not
@@ -778,8 +784,13 @@ function grade_one() {
 	PAGE = H["page_bytes"] + 0; RF = H["read_faults_per_page"] + 0; BITS = H["binary_bits"]
 	N = H["frames"] + 0; SCALE = H["scale"] + 0; VI = H["variance_iters"] + 0
 	CL = H["count_large"] + 0; B = H["bytes_per_run"] + 0
-	if (PAGE < 1024 || (RF != 1 && RF != 2) || N < 1 || SCALE < 1 || VI < 2 || CL < 1 || B < 1) {
+	if (!page_ok(H["page_bytes"]) || (RF != 1 && RF != 2) || N < 1 || SCALE < 1 || VI < 2 || CL < 1 || B < 1) {
 		print "grade: " SUBFILE ": the header lacks or garbles page_bytes, read_faults_per_page or a knob" > "/dev/stderr"
+		return 2
+	}
+	# The model takes MAJOR.MINOR (a development glibc says 2.39.9000).
+	if (H["glibc"] !~ /^[0-9][0-9]?\.[0-9][0-9]?[0-9]?(\.[0-9]+)?$/ || H["glibc"] + 0 < 2) {
+		print "grade: " SUBFILE ": the header garbles glibc (not MAJOR.MINOR, as gnu_get_libc_version() gives it)" > "/dev/stderr"
 		return 2
 	}
 	if ((B_WHY = over_cap()) != "") {
