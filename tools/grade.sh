@@ -375,6 +375,9 @@ predict_fresh() {
 }
 predict_fresh || make -s -C "$ROOT" tools/grading/predict >&2 ||
 	{ printf 'grade: tools/grading/predict does not build (the grader needs make and a C compiler)\n' >&2; exit 2; }
+# (make leaves a predict newer than its sources alone, executable or not)
+[ -x "$G/predict" ] ||
+	{ printf 'grade: tools/grading/predict is not executable (delete it: the grader makes it again)\n' >&2; exit 2; }
 
 # One awk grades a share of the files; a class is split into contiguous
 # shares, one a CPU (at most 4), graded side by side; their reports and
