@@ -289,7 +289,7 @@ tools/grade.sh "$G_SUB" >"$TMP/g_sub.out" 2>/dev/null
 # checks FAIL, saying why; and the next file in the batch is graded as alone.
 awk -F, -v OFS=, '!/^csv: / { hb = 0 } /^csv: / && !csv { hb = hm = 0
 	for (i = 1; i <= NF; i++) { if ($i == "heap_top_bytes") hb = i; if ($i == "heap_top_mapped") hm = i } }
-	/^csv: / && csv && hb && $hb != "" { $hb = 72057594037927936; $hm = "0-99999999999999" }
+	/^csv: / && csv && hb && $hb != "" { $hb = "72057594037927936"; $hm = "0-99999999999999" }
 	{ csv = /^csv: / } { print }' "$G_SUB" >"$TMP/g_heap.txt"
 g_grade "$TMP/g_heap.txt" "$G_SUB"
 sed '1,/^== .*g_sub\.txt$/d; /^== one row a submission$/,$d' "$TMP/g_out" >"$TMP/g_after"
