@@ -427,7 +427,7 @@ function ask(key, words,    g) {
 		(words ~ /^kind=(frames|vary) / ? " rf=" RF : "")
 }
 # The heap the run found (frames' heap_top_* columns), as request words;
-# "" for a file of format 1 (no columns: the model starts as the loop's
+# "" for a record without them (the model then starts as the loop's
 # first malloc would), "bad" when they are not numbers.
 function heap_words(rec,    o, b, m) {
 	if (!((rec, "heap_top_bytes") in V) || V[rec, "heap_top_bytes"] == "") return ""

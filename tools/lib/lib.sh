@@ -186,7 +186,7 @@ read_faults_per_page() {
 	./frames --env 2>/dev/null | sed -n 's/.*read fault:.*(\([12]\) a page).*/\1/p'
 }
 
-# frame_bytes: the bytes of a Lab 1 frame (frames.c's FRAME_BYTES, 3840 x
+# frame_bytes: the bytes of a Lab 1 frame (model.h's MODEL_FRAME_BYTES, 3840 x
 # 2160 x 8), as ./frames --help gives its --size default: the scripts ask
 # the program, so the number is written once.  Empty when it does not say.
 frame_bytes() {
