@@ -9,7 +9,8 @@
 # directory: any file in it), with the numbers of the file read as words:
 # "3240101", "3,240,102" and "1,032" are numbers, and so is each field of
 # a CSV record.
-#   count    an integer equal to one of the file's numbers (commas dropped)
+#   count    an integer equal to one of the file's numbers (commas dropped;
+#            1741.0 holds 1,741)
 #   took     whole seconds in a sentence that says "took": the file's own
 #            "# took N s" line (how long the recording ran)
 #   decimal  the file holds a number that rounds to it at the quoted
@@ -47,8 +48,10 @@ function numbers(f,    line, t, n) {
 	}
 	close(f)
 }
-function addnum(f, n,    d) {
+function addnum(f, n,    d, w) {
 	has[f, n] = 1
+	# 1741.0 holds "1,741" too.
+	if (n ~ /\.0+$/) { w = n; sub(/\..*/, "", w); has[f, w] = 1 }
 	if (n ~ /\./) { d = n; sub(/.*\./, "", d); nd[f]++; dec[f, nd[f]] = n; decs[f, nd[f]] = length(d) }
 }
 function decimals(k,    d) { if (k !~ /\./) return 0; d = k; sub(/.*\./, "", d); return length(d) }
@@ -75,9 +78,15 @@ function held(cites, k, kd,    n, c, i, j, m, g, cmd, line) {
 	}
 	return 0
 }
+# quotient(R, K, D, HOW): R (a/b) rounded to D decimals is K, as a ratio
+# (HOW ratio) or as 100 R, 100 (R - 1) or 100 (1 - R) (HOW percent).
+function quotient(r, k, d, how) {
+	if (how == "ratio") return sprintf("%." d "f", r) == k
+	return sprintf("%." d "f", 100 * r) == k || sprintf("%." d "f", 100 * (r - 1)) == k || sprintf("%." d "f", 100 * (1 - r)) == k
+}
 # online(CITES, K, HOW): K is a quotient (as derived() takes it) of two
 # numbers on one line of a cited file.
-function online(cites, k, how,    n, c, i, j, m, g, l, x, y, d, r) {
+function online(cites, k, how,    n, c, i, j, m, g, l, x, y, d) {
 	d = decimals(k)
 	n = split(cites, c, " ")
 	for (i = 1; i <= n; i++) {
@@ -85,16 +94,14 @@ function online(cites, k, how,    n, c, i, j, m, g, l, x, y, d, r) {
 		for (j = 1; j <= m; j++) for (l = 1; l <= nl[g[j]]; l++)
 			for (x = 1; x <= ln[g[j], l]; x++) for (y = 1; y <= ln[g[j], l]; y++) {
 				if (x == y || lv[g[j], l, y] == 0) continue
-				r = lv[g[j], l, x] / lv[g[j], l, y]
-				if (how == "ratio" && sprintf("%." d "f", r) == k) return 1
-				if (how == "percent" && (sprintf("%." d "f", 100 * r) == k || sprintf("%." d "f", 100 * (r - 1)) == k || sprintf("%." d "f", 100 * (1 - r)) == k)) return 1
+				if (quotient(lv[g[j], l, x] / lv[g[j], l, y], k, d, how)) return 1
 			}
 	}
 	return 0
 }
 # derived(U, K, HOW): K is a/b (HOW ratio) or 100 a/b or 100 (a/b - 1)
 # (HOW percent) of two figures of unit U, at the decimals K has.
-function derived(d_, u, k, how,    i, j, a, b, d, r, m, v) {
+function derived(d_, u, k, how,    i, j, a, b, d, m, v) {
 	d = decimals(k)
 	# The figures of the unit and of the one before it (a table the
 	# sentence sums up).
@@ -105,9 +112,7 @@ function derived(d_, u, k, how,    i, j, a, b, d, r, m, v) {
 		if (i == j) continue
 		a = v[i]; b = v[j]
 		if (b == 0) continue
-		r = a / b
-		if (how == "ratio" && sprintf("%." d "f", r) == k) return 1
-		if (how == "percent" && (sprintf("%." d "f", 100 * r) == k || sprintf("%." d "f", 100 * (r - 1)) == k || sprintf("%." d "f", 100 * (1 - r)) == k)) return 1
+		if (quotient(a / b, k, d, how)) return 1
 	}
 	return 0
 }
