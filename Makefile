@@ -234,11 +234,15 @@ submit: $(LABS)
 	@CC=$(call shq,$(CC)) CFLAGS=$(call shq,$(CFLAGS)) tools/submit.sh
 
 # check: the exercises (the code a student writes, between the markers of
-# tools/lib/exercise.awk), built and measured here against the kit's model:
-# one line a check, then Score: N/M; short of full marks it fails.  The
+# tools/lib/exercise.awk), graded by the course's own re-run
+# (tools/grading/recheck.sh) on this tree: each region held to the same
+# rules (a refused one graded as its stub, with the reason), then built and
+# measured here against the kit's model: one line a check, then Score: N/M;
+# short of full marks it fails.  It builds the programs itself, so that a
+# region that does not compile still leaves the others a score.  The
 # knobs typed (FRAMES=4 ...) reach it as they reach make submit.
-check: $(LABS) tools/grading/wait4run
-	@CC=$(call shq,$(CC)) CFLAGS=$(call shq,$(CFLAGS)) tools/grading/check.sh
+check:
+	@CC=$(call shq,$(CC)) CFLAGS=$(call shq,$(CFLAGS)) tools/grading/recheck.sh .
 
 # handout: the students' copy of this kit in OUT (tools/grading/handout.sh):
 # every exercise region its stub, so no solution; its grader shows no key.
