@@ -314,7 +314,9 @@ static struct arena_prediction predict_arenas(unsigned threads)
 /* Exercise: --trim's call once the burst is over and most blocks are
  * freed: hand the free memory inside every arena back to the kernel, and
  * return what glibc said (1: some memory went back).  Its effect is what
- * "RssAnon trimmed" shows. */
+ * "RssAnon trimmed" shows.
+ * Its region may use libc's names (tools/exercises/libc.uses) and those
+ * of lab6.give_memory_back.uses; make check names any rule it breaks. */
 /* BEGIN EXERCISE lab6.give_memory_back */
 static int give_memory_back(void)
 {

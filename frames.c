@@ -164,7 +164,9 @@ static uint64_t check_frame(const uint64_t *f, size_t npix, unsigned frame, uint
 /* Exercise: a frame for the renderer, which draws on black: every byte of
  * the block new_frame() returns must be 0, also when free() kept the last
  * frame's memory (--tune).  --alloc frame runs it; corrupt pixels count
- * what was not black. */
+ * what was not black.
+ * Its region may use libc's names (tools/exercises/libc.uses) and those
+ * of lab1.new_frame.uses; make check names any rule it breaks. */
 /* BEGIN EXERCISE lab1.new_frame */
 static uint64_t *new_frame(size_t bytes)
 {
@@ -226,7 +228,9 @@ static struct model_machine this_machine(void)
  * frame; the prediction --tune prints is the tuned policy's (big blocks
  * from the heap, the heap never trimmed), so a tune_allocator() that does
  * not set it shows as faults far over the prediction.  mallopt() returns 1
- * for almost anything, so a 0 is worth stopping for; a 1 proves little. */
+ * for almost anything, so a 0 is worth stopping for; a 1 proves little.
+ * Its region may use libc's names (tools/exercises/libc.uses) and those
+ * of lab1.tune_allocator.uses; make check names any rule it breaks. */
 /* BEGIN EXERCISE lab1.tune_allocator */
 static void tune_allocator(int verbose)
 {

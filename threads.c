@@ -343,7 +343,9 @@ static void set_or_die(int param, const char *name, uint64_t value)
  * 1,280,000 in the report) out of mmap and their freed memory in the
  * heaps, for --mode tuned: the mmap threshold and the trim threshold in
  * bytes, each at most INT_MAX (0 leaves that one as glibc has it).  The
- * kit passes them to mallopt() before any thread starts and prints them. */
+ * kit passes them to mallopt() before any thread starts and prints them.
+ * Its region may use libc's names (tools/exercises/libc.uses) and those
+ * of lab3.thread_policy.uses; make check names any rule it breaks. */
 /* BEGIN EXERCISE lab3.thread_policy */
 static void thread_policy(uint64_t *mmap_threshold, uint64_t *trim_threshold)
 {

@@ -293,7 +293,9 @@ static void fill_yes(char *p, uint64_t size)
 /* Exercise: a buffer of size bytes that starts on a page boundary (page
  * bytes: the page size), for --align page; NULL when it cannot be had.
  * The kit gives it to free() when the size is done, so it comes from
- * malloc's family. */
+ * malloc's family.
+ * Its region may use libc's names (tools/exercises/libc.uses) and those
+ * of lab5.page_buffer.uses; make check names any rule it breaks. */
 /* BEGIN EXERCISE lab5.page_buffer */
 static char *page_buffer(uint64_t size, uintptr_t page)
 {

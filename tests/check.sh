@@ -4,7 +4,10 @@
 # stops the tool; make check, as typed, gives the kit's own solutions full
 # marks and the skeleton as shipped (every region replaced by its stub)
 # under half, one exercise solved at a time scores that exercise alone,
-# and code that crashes or hangs scores nothing for what it printed.
+# code that crashes or hangs scores nothing for what it printed, natural C
+# (perror, exit, sysconf, getpagesize) scores full marks in make check and
+# the course's re-run alike, and a region that does not compile is graded
+# as its stub while the others score.
 . "$(dirname "$0")/lib.sh" || exit 1
 
 EX=tools/lib/exercise.awk
@@ -77,6 +80,8 @@ if [ "$HANDOUT" = 1 ]; then
 elif [ $rc = 0 ] && [ -n "$score" ] && [ "${score%/*}" = "${score#*/}" ] && ! grep -q '^  FAIL' "$TMP/kit.out"; then
 	pass "make check in the kit: the solutions score $score, exit 0"
 else fail "make check in the kit" "exit $rc, score '$score': $(grep -m 3 FAIL "$TMP/kit.out") $(head -c 300 "$TMP/kit.err")"; fi
+if ! grep -q 'syntax error\|^/bin/bash' "$TMP/kit.err"; then pass "make check without a knob: no shell error on stderr"
+else fail "make check without a knob" "$(head -n 2 "$TMP/kit.err")"; fi
 w=$(expand "$TMP/kit.out" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
 cmp_num "make check's lines fit 80 columns" "$w" -le 80
 n=$(grep -c '^  OK ' "$TMP/kit.out")
@@ -206,7 +211,7 @@ if [ $rc != 0 ] && grep -q 'lab1.tune-malloc  *brk/2frames  *missing' "$TMP/cras
 	pass "a tune_allocator() that aborts: no count of its runs is read, and new_frame() is graded as before"
 else fail "a crashing region" "exit $rc: $(grep -m 4 'tune-malloc\|exited' "$TMP/crash.out")"; fi
 # A region that never returns: stopped at CHECK_TIMEOUT, said so.
-awk '/^\/\* BEGIN EXERCISE lab6\.give_memory_back \*\/$/ { print; print "static int give_memory_back(void) { for (;;) pause(); }"; skip = 1; next }
+awk '/^\/\* BEGIN EXERCISE lab6\.give_memory_back \*\/$/ { print; print "static int give_memory_back(void) { volatile int spin = 1; while (spin) continue; return 0; }"; skip = 1; next }
      /^\/\* END EXERCISE/ { skip = 0 } !skip' arenas.c >"$S/arenas.c"
 (cd "$S" && make -s >/dev/null 2>&1 && CHECK_TIMEOUT=3 make -s check "${KNOBS[@]}") >"$TMP/hang.out" 2>/dev/null
 if grep -q 'exited 124 (over CHECK_TIMEOUT=3 s)' "$TMP/hang.out" && grep -q '^Score: ' "$TMP/hang.out"; then
@@ -225,3 +230,62 @@ if grep -q 'r.use.minflt /= o->frames;' "$S/frames.c" &&
    grep -q "(counts disagree with the kernel's (wait4): " "$TMP/misprint.out"; then
 	pass "a harness that prints 1/N of its faults (the tuned count, untuned): the kernel's count (wait4) refuses the run"
 else fail "a misprinted count against wait4" "$(grep -m 4 -A1 'tune-malloc  minor' "$TMP/misprint.out")"; fi
+
+# Natural C for the task, in both doors: make check in a handout holding
+# the regions, and the course's re-run of them (tools/grading/recheck.sh)
+# as an upload.  libc's declarations and macros are every region's
+# (tools/exercises/libc.uses): perror() then exit() when mallopt()
+# refuses, sysconf(_SC_PAGESIZE), getpagesize() all score full marks, the
+# same in each.  Then a region that does not compile: graded as its stub,
+# the reason shown, every other exercise scored, a Score line.
+# natural DIR REGION TEXT...: DIR holds the kit's programs, each REGION's
+# body replaced by its TEXT (printf's %b).
+natural() {
+	local d=$1 r t f
+	shift
+	mkdir -p "$d" && cp $progs "$d/"
+	while [ $# -ge 2 ]; do
+		r=$1 t=$2 f=$(awk -v r="$1" '$1 == r { print $2 }' "$TMP/regions")
+		shift 2
+		awk -v r="$r" -v t="$(printf '%b' "$t")" '
+			$0 == "/* BEGIN EXERCISE " r " */" { print; print t; skip = 1; next }
+			/^\/\* END EXERCISE/ { skip = 0 } !skip' "$d/$f" >"$d/$f.new" && mv "$d/$f.new" "$d/$f"
+	done
+}
+# in_handout DIR: the handout S with DIR's regions spliced in, built by
+# make check itself; its output in $TMP/ho.out.
+in_handout() {
+	for f in $progs; do
+		awk -v DO=splice -v FROM="$1/$f" -f $EX "$S/$f.stub" >"$S/$f" || return 1
+	done
+	(cd "$S" && make -s check "${KNOBS[@]}") >"$TMP/ho.out" 2>"$TMP/ho.err"
+}
+for f in $progs; do awk -v DO=stub -v STUBS=tools/exercises -f $EX "$f" >"$S/$f.stub"; done
+natural "$TMP/nat-a" lab1.tune_allocator \
+	'static void tune_allocator(int verbose)\n{\n\tif (mallopt(M_MMAP_MAX, 0) == 0 || mallopt(M_TRIM_THRESHOLD, -1) == 0) {\n\t\tperror("mallopt");\n\t\texit(1);\n\t}\n\tif (verbose)\n\t\tputs("tuned");\n}' \
+	lab5.page_buffer \
+	'static char *page_buffer(uint64_t size, uintptr_t page)\n{\n\tvoid *p;\n\n\t(void)page;\n\tif (posix_memalign(&p, (size_t)sysconf(_SC_PAGESIZE), size) != 0)\n\t\treturn NULL;\n\treturn p;\n}'
+natural "$TMP/nat-b" lab5.page_buffer \
+	'static char *page_buffer(uint64_t size, uintptr_t page)\n{\n\tsize_t pg = (size_t)getpagesize();\n\n\tif (page != pg) {\n\t\tfprintf(stderr, "page %zu, not %zu", (size_t)page, pg);\n\t\tabort();\n\t}\n\treturn aligned_alloc(pg, (size + pg - 1) / pg * pg);\n}' \
+	lab6.give_memory_back \
+	'static int give_memory_back(void)\n{\n\tint r = malloc_trim(0);\n\n\tif (r < 0) {\n\t\tfprintf(stderr, "malloc_trim: %s", strerror(errno));\n\t\texit(EXIT_FAILURE);\n\t}\n\treturn r;\n}'
+for style in nat-a nat-b; do
+	in_handout "$TMP/$style"; rc=$?
+	tools/grading/recheck.sh "$TMP/$style" >"$TMP/$style.re" 2>&1
+	h=$(sed -n 's/^Score: //p' "$TMP/ho.out") g=$(sed -n 's/^Score: //p' "$TMP/$style.re")
+	if [ $rc = 0 ] && [ -n "$h" ] && [ "$h" = "$g" ] && [ "${h%/*}" = "${h#*/}" ] && ! grep -q REFUSED "$TMP/ho.out" "$TMP/$style.re"; then
+		pass "natural C ($style): make check in a handout $h, the course's re-run $g"
+	else fail "natural C ($style) in both doors" "make check exit $rc '$h', recheck '$g': $(grep -h -m 3 -A2 'REFUSED\|FAIL' "$TMP/ho.out" "$TMP/$style.re")"; fi
+done
+natural "$TMP/syntax" lab6.give_memory_back 'static int give_memory_back(void)\n{\n\treturn malloc_trim(0)\n}'
+in_handout "$TMP/syntax"; rc=$?
+# graded NAME OUT: NAME's N/M in the grade make check printed in OUT.
+graded() { awk -v e="$1" '/^The grade/ { g = 1 } g && $1 == e { print $NF; exit }' "$2"; }
+sx=$(sed -n 's/^Score: //p' "$TMP/ho.out") l6=$(graded lab6.give_memory_back "$TMP/ho.out")
+s6=$(graded lab6.give_memory_back "$TMP/stub.out")
+if [ $rc != 0 ] && [ -n "$sx" ] && [ -n "$l6" ] && [ "$l6" = "$s6" ] &&
+   [ "${sx%/*}" = $((${sx#*/} - ${l6#*/} + ${l6%/*})) ] &&
+   grep -A2 '^  lab6.give_memory_back .*REFUSED' "$TMP/ho.out" | grep -q "does not compile alone: expected ';'"; then
+	pass "make check with a region that does not compile: graded as its stub ($l6) with the reason, the others full ($sx)"
+else fail "make check with a syntax error in a region" "exit $rc, '$sx', lab6 '$l6': $(grep -m 3 -A2 'REFUSED' "$TMP/ho.out") $(head -c 300 "$TMP/ho.err")"; fi
+for f in $progs; do mv "$S/$f.stub" "$S/$f"; done

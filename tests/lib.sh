@@ -312,7 +312,8 @@ brief_in_table() {
 
 # shared_submission: SUB, the path of one honest submission, made through
 # make as a student types it (make -s submit STUDENT=tester OUT=... at the
-# small knobs below).  Under tests/run.sh every file that asks gets the
+# small knobs below), with a TMPDIR whose path holds a blank (strace's log
+# is there: tests/submission.sh).  Under tests/run.sh every file that asks gets the
 # same one, made once (TESTS_SHARED is the run's directory; the first file
 # holds a lock while the others wait); alone, a file makes its own.  Read
 # it or copy it, never edit it.  Status 1, with the reason in SUB_WHY,
@@ -329,8 +330,9 @@ shared_submission() {
 			trap 'rmdir "$dir/sub.lockdir"' EXIT
 		fi
 		[ -s "$dir/sub.rc" ] && exit 0
+		mkdir -p "$dir/tmp dir" || exit 1
 		# shellcheck disable=SC2086 # the knobs are words
-		make --no-print-directory -s submit STUDENT=tester OUT="$SUB" $SHARED_KNOBS \
+		TMPDIR="$dir/tmp dir" make --no-print-directory -s submit STUDENT=tester OUT="$SUB" $SHARED_KNOBS \
 			>"$dir/sub.out" 2>"$dir/sub.err"
 		echo $? >"$dir/sub.rc"
 	)

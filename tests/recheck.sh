@@ -2,8 +2,9 @@
 # tests/recheck.sh - the grade of a student's code (tools/grading/recheck.sh,
 # Gradescope's and the Classroom regrade's): every way a course's staff
 # found to make a region do more than its exercise is a row below, with
-# the reason the grader must give; then whole re-runs: the kit's own
-# solutions score full, the handout's stubs under half, tuning added
+# the reason the grader must give, and natural C it must take; then whole
+# re-runs: the kit's own solutions score full, the handout's stubs under
+# half, tuning added
 # outside the regions (a constructor calling mallopt) exactly what the
 # stubs score, a refused region (every way of refusing one) exactly what
 # its stub scores, and a region that scribbles memory or prints a forged
@@ -46,6 +47,10 @@ open-comment|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { 
 open-string|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return \"x; }|line 1: a string never closed
 dollar|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { int a\$b = 0; return a\$b; }|a character C does not use outside strings
 kit-clash|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return malloc_trim(0); }\nstatic void usage(void) { }|the kit's program does not compile with it
+system|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return system(\"true\") + malloc_trim(0); }|it uses system, which lab6.give_memory_back may not
+fork|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return fork() + malloc_trim(0); }|it uses fork, which lab6.give_memory_back may not
+mprotect|malloc_variance.c|lab2.pool|static int pool_init(struct pool *pl, size_t block, size_t count) { (void)pl; return mprotect(0, block * count, PROT_READ); }|it uses mprotect, which lab2.pool may not
+syscall|yes.c|lab5.page_buffer|static char *page_buffer(uint64_t size, uintptr_t page) { (void)page; return (char *)syscall(9, 0, size, 3, 34, -1, 0); }|it uses syscall, which lab5.page_buffer may not
 no-region|arenas.c|lab6.none|static int give_memory_back(void) { return 1; }|has no region lab6.give_memory_back"
 # The quick tier: one row for each region, in one upload per file; make
 # test-all: every row, each its own upload.
@@ -66,7 +71,7 @@ while IFS='|' read -r name file region text want; do
 		pass "recheck refuses $name: ${got#*|}"
 	else fail "recheck refuses $name" "exit $rc, want '$want': $(grep -A2 "${region/none/give}" "$TMP/$name.out" | head -n 3)"; fi
 done <<<"$ROWS"
-cmp_num "recheck: attack rows checked" "$n" -ge "$([ "$TEST_TIER" = quick ] && echo 3 || echo 18)"
+cmp_num "recheck: attack rows checked" "$n" -ge "$([ "$TEST_TIER" = quick ] && echo 3 || echo 22)"
 
 # An honest helper of its own and a function-local static are taken.
 upload "$TMP/up-helper" arenas.c lab6.give_memory_back \
@@ -74,6 +79,19 @@ upload "$TMP/up-helper" arenas.c lab6.give_memory_back \
 if $R --verdicts "$TMP/up-helper" >"$TMP/helper.out" 2>&1 || grep -q '^  lab6.give_memory_back .* taken$' "$TMP/helper.out"; then
 	pass "recheck takes a region with a static helper and a function-local static"
 else fail "recheck takes an honest helper" "$(grep -A1 lab6 "$TMP/helper.out")"; fi
+
+# Natural C for the task: perror() then exit() when mallopt() refuses,
+# sysconf(_SC_PAGESIZE), getpagesize().  libc's names and macros are every
+# region's (tools/exercises/libc.uses): taken (the rows above: what could
+# reach past a region, system() or fork() say, stays refused).
+upload "$TMP/up-natural" frames.c lab1.tune_allocator \
+	'static void tune_allocator(int verbose)\n{\n\tif (mallopt(M_MMAP_MAX, 0) == 0 || mallopt(M_TRIM_THRESHOLD, -1) == 0) {\n\t\tperror("mallopt");\n\t\texit(1);\n\t}\n\tif (verbose)\n\t\tputs("tune: big blocks from the heap, the heap never trimmed");\n}'
+upload "$TMP/up-natural" yes.c lab5.page_buffer \
+	'static char *page_buffer(uint64_t size, uintptr_t page)\n{\n\tvoid *p;\n\n\tif (page != (uintptr_t)getpagesize())\n\t\tabort();\n\treturn posix_memalign(&p, (size_t)sysconf(_SC_PAGESIZE), size) ? NULL : p;\n}'
+$R --verdicts "$TMP/up-natural" >"$TMP/natural.out" 2>&1; rc=$?
+if [ $rc = 1 ] && grep -q '^  lab1.tune_allocator .* taken$' "$TMP/natural.out" && grep -q '^  lab5.page_buffer .* taken$' "$TMP/natural.out"; then
+	pass "recheck takes natural C: perror() then exit(), sysconf(_SC_PAGESIZE), getpagesize()"
+else fail "recheck takes natural C" "exit $rc: $(grep -A2 'tune_allocator\|page_buffer' "$TMP/natural.out")"; fi
 
 # ------------------------------------------------------------ whole runs
 full_only "recheck: whole runs (the kit's solutions, the stubs, tuning outside the regions)"

@@ -24,6 +24,22 @@ else
 	fail "make submit names what to upload" "stderr ends: $(tail -n 1 "$(dirname "$SUB")/sub.err")"
 fi
 
+# Typed without a knob, make submit says nothing of its own before its
+# runs (the knob-cap check once opened it with a shell error), and with a
+# TMPDIR whose path holds a blank (shared_submission's) every step's
+# commands check passes: the strace log's path is not taken for the command.
+if shared_submission; then
+	make --no-print-directory -s -n submit STUDENT=tester OUT="$TMP/n.txt" >/dev/null 2>"$TMP/n.err"
+	if [ ! -s "$TMP/n.err" ] && ! grep -q 'syntax error\|^/bin/bash' "$(dirname "$SUB")/sub.err"; then
+		pass "make submit without a knob: no shell error before its runs"
+	else fail "make submit without a knob" "$(head -n 2 "$TMP/n.err" "$(dirname "$SUB")/sub.err")"; fi
+	tools/grade.sh "$SUB" >"$TMP/g.out" 2>&1
+	np=$(grep -c '^PASS  [^ ]*  *commands ' "$TMP/g.out") nf=$(grep -c '^[A-Z]*  [^ ]*  *commands ' "$TMP/g.out")
+	if [ "$np" -ge 10 ] && [ "$np" = "$nf" ]; then
+		pass "make submit with TMPDIR holding a blank: every commands check passes ($np)"
+	else fail "make submit with TMPDIR holding a blank" "$np of $nf commands checks pass: $(grep -m 2 '  commands ' "$TMP/g.out")"; fi
+fi
+
 # A knob over the grader's cap (tools/grading/knobs: cap FRAMES) makes a
 # file the grader refuses: make submit stops first, one line naming the
 # cap, exit 2, no file and no .part; tools/submit.sh without make too.

@@ -6,15 +6,18 @@
 # kit's), built, and measured here by make check: every count against the
 # kit's own model, run by the kit's harness.  A region is refused, its
 # stub (tools/exercises/NAME.c, the skeleton as shipped) built and graded
-# in its place, and the reason printed with its grade, when it is missing, when
-# tools/grading/regioncheck refuses it (a preprocessor line, asm, an
+# in its place, and the reason printed with its grade, when it is missing,
+# when tools/grading/regioncheck refuses it (a preprocessor line, asm, an
 # attribute, braces that close its function early, ...), when it names a
-# macro of the kit's program, when it does not compile alone after what
-# tools/exercises/NAME.uses lets it name, when its object defines a global
-# symbol or a variable at file scope, calls what its exercise may not, or
-# has a constructor's section, or when the kit's program does not compile
-# with it: so a refused region never scores above the stub, nor below it.
-# The other exercises are graded as usual.
+# macro of the kit's own files, when it does not compile alone after what
+# tools/exercises/libc.uses (every region's: libc's names) and NAME.uses
+# (its own) let it name, when its object defines a global symbol or a
+# variable at file scope, calls what those two files do not list, or has a
+# constructor's section, or when the kit's program does not compile with
+# it: so a refused region never scores above the stub, nor below it.  The
+# other exercises are graded as usual.  make check is this run with DIR
+# the kit itself (tools/grading/recheck.sh .): the same rules, the same
+# reasons, on the student's own tree.
 #   --json FILE   also Gradescope's results.json, a test an exercise
 #   --verdicts    the regions' verdicts only: nothing built whole or run
 #                 (exit 1 when one is refused)
@@ -54,45 +57,55 @@ make -s tools/grading/regioncheck >&2 || die "tools/grading/regioncheck does not
 
 T=$(mktemp -d) || die "no temporary directory"
 trap 'rm -rf "$T"' EXIT
-W=$T/kit
-kit_copy "$W" || die "the kit could not be copied"
-rm -f "$W/tools/lib/handout"      # the copy is the grader's, whatever its source
 regions=$(awk -v DO=list -f "$EX" $(lab_programs | sed 's/$/.c/')) || exit 2
-# Every region starts as its stub: the skeleton, which a refused region keeps.
-for f in $(printf '%s\n' "$regions" | awk '!seen[$2]++ { print $2 }'); do
-	awk -v DO=stub -v STUBS=tools/exercises -f "$EX" "$f" >"$W/$f" || exit 2
-done
+# stubbed_kit: W, a copy of the kit in which every region starts as its
+# stub: the skeleton, which a refused region keeps.
+stubbed_kit() {
+	W=$T/kit
+	kit_copy "$W" || die "the kit could not be copied"
+	rm -f "$W/tools/lib/handout"      # the copy is the grader's, whatever its source
+	for f in $(printf '%s\n' "$regions" | awk '!seen[$2]++ { print $2 }'); do
+		awk -v DO=stub -v STUBS=tools/exercises -f "$EX" "$f" >"$W/$f" || exit 2
+	done
+}
 
 # the student's copy of FILE in DIR (the shallowest, at most 3 deep), or "".
 upload_of() {
 	find "$dir" -maxdepth 3 -type f -name "$1" ! -path '*/.*' -printf '%d %p\n' 2>/dev/null |
 		sort -n | head -n 1 | cut -d' ' -f2-
 }
-# uses NAME KEY: the words after "KEY:" in tools/exercises/NAME.uses.
-uses() { sed -n "s/^$2:[ \t]*//p" "tools/exercises/$1.uses"; }
+# student_file FILE: the student's FILE: this kit's own when DIR is the
+# kit itself (make check), else the upload's.
+student_file() { if [ $own = 1 ]; then echo "$KIT/$1"; else upload_of "$1"; fi; }
+# uses NAME KEY: the words after "KEY:" in tools/exercises/libc.uses (what
+# every region may name) and in tools/exercises/NAME.uses (its own).
+uses() { sed -n "s/^$2:[ \t]*//p" tools/exercises/libc.uses "tools/exercises/$1.uses" | tr "\n" " "; }
 # first_error FILE: the compiler's first error, one line of at most 100.
 first_error() {
 	grep -m 1 'error' "$1" | sed 's/^[^:]*:[0-9]*:[0-9]*: //; s/^error: //' | LC_ALL=C tr -c '[:print:]\n' '?' | cut -c1-100
 }
 
-# prelude NAME PROGRAM: the unit's first lines: the headers, the
-# kit's declarations, structs and macros its exercise may name.
+# prelude NAME PROGRAM: the unit's first lines: the headers (with
+# _GNU_SOURCE, as env.h builds every lab program), the kit's declarations,
+# structs and macros its exercise may name.
 prelude() {
 	local h s m
+	echo "#define _GNU_SOURCE 1"
 	for h in $(uses "$1" include); do echo "#include <$h>"; done
-	uses "$1" declare
+	uses "$1" declare; echo
 	for s in $(uses "$1" struct); do
 		awk -v s="$s" '$0 ~ "^struct " s " [{]" { p = 1 } p { print } p && /^};/ { exit }' "$2"
 	done
-	for m in $(uses "$1" macro); do grep -m 1 "^#define $m " "$T/kitmacros"; done
+	for m in $(uses "$1" macro); do grep -m 1 "^#define $m " "$T/$1.kitmacros"; done
 }
 
 # refuse_why NAME FILE FIRST: why the student's region NAME of FILE is
 # refused, or nothing (FIRST: the kit's BEGIN line of it, from $regions);
-# leaves the region in $T/NAME.c.
+# leaves the region in $T/NAME.c, and writes only files named $T/NAME.*,
+# so that the regions are checked at once.
 refuse_why() {
 	local r=$1 f=$2 first=$3 up line sym
-	up=$(upload_of "$f")
+	up=$(student_file "$f")
 	[ -n "$up" ] || { echo "no $f in the upload"; return; }
 	if ! awk -v DO=show -v ONLY="$r" -f "$EX" "$up" >"$T/$r.c" 2>"$T/$r.err"; then
 		line=$(sed -n '1s/^exercise: //p' "$T/$r.err")
@@ -101,54 +114,97 @@ refuse_why() {
 	fi
 	tools/grading/regioncheck --idents "$T/$r.c" >"$T/$r.ids" 2>&1 ||
 		{ grep -m 1 '^line ' "$T/$r.ids" || echo "the region could not be read"; return; }
-	# A macro of the kit's program: what the region wrote is not what the
-	# kit's program would compile (a local named like one, say, becomes
-	# the harness's own variable).
-	head -n $((first - 1)) "$f" >"$T/prefix.c"
-	"$CC" -std=gnu11 -E -dM -I "$KIT" "$T/prefix.c" >"$T/kitmacros" 2>/dev/null
-	awk '{ print $2 }' "$T/kitmacros" | sed 's/(.*//' | sort -u >"$T/kit.m"
+	# A macro the kit's own files define before the region (libc's are
+	# the prelude's): what the region wrote is not what the kit's program
+	# would compile (a local named like one, say, becomes the harness's
+	# own variable).  A line marker's flag 3 is a system header.
+	head -n $((first - 1)) "$f" >"$T/$r.prefix.c"
+	"$CC" -std=gnu11 -E -dD -I "$KIT" "$T/$r.prefix.c" 2>/dev/null | awk -v all="$T/$r.kitmacros" '
+		/^# [0-9]+ "/ { l = $0; sub(/^# [0-9]+ "([^"\\]|\\.)*"/, "", l); sys = $3 ~ /^"</ || l ~ / 3( |$)/; next }
+		/^#define / { print >all; if (!sys) { n = $2; sub(/\(.*/, "", n); print n } }' |
+		sort -u >"$T/$r.kit.m"
 	prelude "$r" "$f" >"$T/$r.pre.c"
-	"$CC" -std=gnu11 -E -dM "$T/$r.pre.c" 2>/dev/null | awk '{ print $2 }' | sed 's/(.*//' | sort -u >"$T/pre.m"
-	sym=$(sort -u "$T/$r.ids" | comm -12 - "$T/kit.m" | comm -23 - "$T/pre.m" | head -n 1)
-	[ -z "$sym" ] || { echo "it names $sym, a macro of the kit's program"; return; }
+	"$CC" -std=gnu11 -E -dM "$T/$r.pre.c" 2>/dev/null | awk '{ print $2 }' | sed 's/(.*//' | sort -u >"$T/$r.pre.m"
+	sym=$(sort -u "$T/$r.ids" | comm -12 - "$T/$r.kit.m" | comm -23 - "$T/$r.pre.m" | head -n 1)
+	[ -z "$sym" ] || { echo "it names $sym, a macro of the kit's program: there it would be the kit's, not yours; name yours otherwise"; return; }
 	# Alone: the prelude, then the region, nothing of the kit's harness.
 	{ cat "$T/$r.pre.c"; echo "#line 1 \"$r\""; cat "$T/$r.c"; } >"$T/$r.unit.c"
 	"$CC" -std=gnu11 -O0 -c -Werror=implicit-function-declaration -Werror=implicit-int \
 		-Werror=int-conversion -Werror=incompatible-pointer-types -o "$T/$r.o" "$T/$r.unit.c" >"$T/$r.cc" 2>&1 ||
-		{ echo "it does not compile alone: $(first_error "$T/$r.cc")"; return; }
+		{ echo "it does not compile alone: $(first_error "$T/$r.cc") (a region sees libc's headers in tools/exercises/libc.uses and $r.uses, and its own code)"; return; }
 	# Its object: local functions, function-local statics, and calls to
 	# what its exercise lists; no global symbol, no file-scope variable.
 	line=$(nm -P "$T/$r.o" | awk -v ok=" $(uses "$r" calls) " '
-		$2 == "U" { if (index(ok, " " $1 " ") == 0) { print "it uses " $1 ", which " R " may not (tools/exercises/" R ".uses)"; exit } next }
+		$2 == "U" { if (index(ok, " " $1 " ") == 0) { print "it uses " $1 ", which " R " may not (what a region may call: tools/exercises/libc.uses and " R ".uses)"; exit } next }
 		$2 == "t" { next }
 		$2 ~ /^[bdr]$/ && index($1, ".") { next }
-		$2 ~ /^[A-Z]$/ { print "it defines " $1 " for the whole program (a static one is its own)"; exit }
-		{ print "it defines " $1 " outside its functions (a variable at file scope)"; exit }' R="$r")
+		$2 ~ /^[A-Z]$/ { print "it defines " $1 " for the whole program: make it static"; exit }
+		{ print "it defines " $1 " outside its functions (a variable at file scope): make it a static inside the function"; exit }' R="$r")
 	[ -z "$line" ] || { echo "$line"; return; }
 	readelf -SW "$T/$r.o" | grep -q -E '\.(init_array|fini_array|preinit_array|ctors|dtors)' &&
 		{ echo "its object has a constructor's section"; return; }
 	return 0
 }
 
-n_ok=0
-: >"$T/verdicts"
+# take NAME FILE: the upload's region NAME spliced into W's FILE, which
+# must still compile; nothing when it does, else why (the stub put back).
+# (Run in $(...): its exit 2, the splice failing, is passed on by hand.)
+take() {
+	cp "$W/$2" "$T/before.c"
+	awk -v DO=splice -v FROM="$(student_file "$2")" -v ONLY="$1" -f "$EX" "$T/before.c" >"$W/$2" || exit 2
+	make -s -C "$W" "${2%.c}" >"$T/build.out" 2>&1 && return
+	echo "the kit's program does not compile with it: $(first_error "$T/build.out")"
+	cp "$T/before.c" "$W/$2"
+}
+
+# DIR is this kit itself (make check)?
+own=0 label=$(shown "$1")
+[ "$(cd "$dir" && pwd -P)" = "$(pwd -P)" ] && own=1 label="this kit's programs"
+# In this kit (make check), a region's verdict is kept in build/verdicts/
+# under a checksum of all it depends on here (its program, whose headers'
+# the macros are, its .uses files, this checker, the compiler's name), so
+# that make check again after no change checks nothing again.
+verdict_key() {
+	cat "$2" tools/include/*.h tools/exercises/libc.uses "tools/exercises/$1.uses" tools/lib/exercise.awk \
+		tools/grading/recheck.sh tools/grading/regioncheck.c | cksum | sed "s|\$| $CC|"
+}
 progress "checking the regions"
 while read -r r f first _; do
-	why=$(refuse_why "$r" "$f" "$first")
-	if [ -z "$why" ]; then
-		# In the kit's program: the region must compile there too.
-		cp "$W/$f" "$T/before.c"
-		awk -v DO=splice -v FROM="$(upload_of "$f")" -v ONLY="$r" -f "$EX" "$T/before.c" >"$W/$f" || exit 2
-		if ! make -s -C "$W" "${f%.c}" >"$T/build.out" 2>&1; then
-			why="the kit's program does not compile with it: $(first_error "$T/build.out")"
-			cp "$T/before.c" "$W/$f"
-		fi
+	if [ $own = 1 ] && [ "$(head -n 1 "build/verdicts/$r" 2>/dev/null)" = "$(verdict_key "$r" "$f")" ]; then
+		tail -n +2 "build/verdicts/$r" >"$T/$r.why"
+	else
+		refuse_why "$r" "$f" "$first" >"$T/$r.why" &
 	fi
-	if [ -n "$why" ]; then printf '%s\t%s\t%s\n' "$r" "$f" "$why"
-	else printf '%s\t%s\t\n' "$r" "$f"; n_ok=$((n_ok + 1)); fi >>"$T/verdicts"
 done <<<"$regions"
+wait
+if [ $own = 1 ] && mkdir -p build/verdicts 2>/dev/null; then
+	while read -r r f _; do
+		{ verdict_key "$r" "$f"; cat "$T/$r.why"; } >"build/verdicts/$r"
+	done <<<"$regions"
+fi
+while read -r r f _; do
+	printf '%s\t%s\t%s\n' "$r" "$f" "$(cat "$T/$r.why")"
+done <<<"$regions" >"$T/alone"
+# DIR is this kit itself: when every region passes alone and
+# the tree builds as it stands, the tree is the kit with the regions
+# spliced in, and is measured in place (its build's warnings shown).
+# Otherwise, and always for an upload, each region that passed alone is
+# spliced into the stubbed copy, in turn.
+if [ $own = 1 ] && ! cut -f3 "$T/alone" | grep -q . &&
+   make -s >"$T/build.out" 2>&1; then
+	W=$KIT
+	cat "$T/build.out" >&2
+	cp "$T/alone" "$T/verdicts"
+else
+	stubbed_kit
+	while IFS=$'\t' read -r r f why; do
+		[ -n "$why" ] || why=$(take "$r" "$f") || exit 2
+		printf '%s\t%s\t%s\n' "$r" "$f" "$why"
+	done <"$T/alone" >"$T/verdicts"
+fi
+n_ok=$(awk -F'\t' '$3 == ""' "$T/verdicts" | wc -l)
 progress
-echo "The regions of $(shown "$1"), each alone, then in the kit's program:"
+echo "The regions of $label, each alone, then in the kit's program:"
 # (a reason folded at 72 columns under its region, never cut)
 FOLD='function fold(s,    n, w, i, l) { n = split(s, w, " "); l = ""
 	for (i = 1; i <= n; i++) { if (l != "" && length(l) + 1 + length(w[i]) > 72) { print "      " l; l = "" } l = (l == "" ? "" : l " ") w[i] }
