@@ -146,3 +146,87 @@ else
 fi
 chmod 755 "$W"
 [ $userns = 0 ] || USER_AS=$NB attacks "not root"
+
+# A whole re-run of hostile regions, each around its stub: lab2.pool's
+# pool_init() runs machine code (a page from mmap, a function pointer)
+# that becomes sh -c, which reads the solutions and writes the grader's
+# grade.awk; tune_allocator() prints forever, new_frame() fills memory,
+# give_memory_back() loops.  Each exercise scores at most its stub, the
+# sh ran (its complaint is the run's last line), the grader's files hash
+# the same, and no line of a solution reaches the output.
+if ! command -v as >/dev/null 2>&1 || ! command -v objcopy >/dev/null 2>&1 || [ "$(uname -m)" != x86_64 ]; then
+	skip "a whole re-run of hostile regions" "needs as and objcopy on x86_64"
+	exit 0
+fi
+needs_solution "every exercise" "a whole re-run of hostile regions" || exit 0
+cat >"$TMP/sh.s" <<ASM
+	.intel_syntax noprefix
+	lea rdi, [rip + path]
+	lea rax, [rip + dashc]
+	lea rdx, [rip + cmd]
+	push 0
+	push rdx
+	push rax
+	push rdi
+	mov rsi, rsp
+	xor edx, edx
+	mov eax, 59
+	syscall
+	mov edi, 1
+	mov eax, 60
+	syscall
+path:	.asciz "/bin/sh"
+dashc:	.asciz "-c"
+cmd:	.asciz "cat '$PWD/frames.c'; echo pwned >>'$PWD/tools/grading/grade.awk'"
+ASM
+as --64 -o "$TMP/sh.o" "$TMP/sh.s" && objcopy -O binary -j .text "$TMP/sh.o" "$TMP/sh.bin" ||
+	{ fail "the machine code assembles" "as or objcopy failed"; exit 0; }
+bytes=$(od -An -tu1 -v "$TMP/sh.bin" | tr -s ' \n' '  ' | sed 's/^ //; s/ $//; s/ /, /g')
+U=$TMP/hostile
+mkdir -p "$U" && cp $(lab_programs | sed 's/$/.c/') "$U/"
+# region FILE NAME TEXT: FILE's region NAME is TEXT
+region() {
+	printf '/* BEGIN EXERCISE %s */\n%s\n/* END EXERCISE %s */\n' "$2" "$3" "$2" >"$TMP/region.c"
+	awk -v DO=splice -v FROM="$TMP/region.c" -v ONLY="$2" -f tools/lib/exercise.awk "$U/$1" >"$TMP/spliced.c" &&
+		mv "$TMP/spliced.c" "$U/$1"
+}
+stub() { cat "tools/exercises/$1.c"; }
+region malloc_variance.c lab2.pool "$(stub lab2.pool | awk -v b="$bytes" '{ print }
+	/^static int pool_init/ { getline; print
+		print "\tstatic const unsigned char code[] = { " b " };"
+		print "\tunsigned char *x = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);"
+		print "\tif (x != MAP_FAILED) {"
+		print "\t\tfor (size_t i = 0; i < sizeof(code); i++)"
+		print "\t\t\tx[i] = code[i];"
+		print "\t\t((void (*)(void))(void *)x)();"
+		print "\t}" }')"
+region frames.c lab1.tune_allocator "$(stub lab1.tune_allocator | sed 's/^{$/{\n\tfor (;;)\n\t\tputs("flood");/')"
+region frames.c lab1.new_frame "$(stub lab1.new_frame | sed 's/^{$/{\n\tfor (char *m; (m = malloc(1 << 20)); )\n\t\tmemset(m, 1, 1 << 20);/')"
+region arenas.c lab6.give_memory_back "$(stub lab6.give_memory_back | sed 's/^{$/{\n\tfor (;;)\n\t\t;/')"
+make -s handout OUT="$TMP/ho" >/dev/null 2>&1 || { fail "make handout" "failed"; exit 0; }
+mkdir -p "$TMP/stubs" && for f in $(lab_programs | sed 's/$/.c/'); do cp "$TMP/ho/$f" "$TMP/stubs/"; done
+KNOBS=(FRAMES=2 SCALE=100 VARIANCE_ITERS=2000 COUNT_LARGE=200 BYTES=1M CHECK_TIMEOUT=10)
+env "${KNOBS[@]}" tools/grading/recheck.sh "$TMP/stubs" >"$TMP/stubs.out" 2>&1
+env "${KNOBS[@]}" tools/grading/recheck.sh "$U" >"$TMP/hostile.out" 2>&1
+ex_score() { awk -v e="$2" '/^The grade/ { g = 1 } g && $1 == e { print $NF; exit }' "$1"; }
+for r in lab2.pool lab1.tune_allocator lab1.new_frame lab6.give_memory_back; do
+	a=$(ex_score "$TMP/hostile.out" $r) b=$(ex_score "$TMP/stubs.out" $r)
+	grep -q "^  $r .* taken$" "$TMP/hostile.out" && [ -n "$a" ] && [ -n "$b" ] && [ "${a%/*}" -le "${b%/*}" ] &&
+		pass "a hostile $r, taken and run, scores $a (its stub $b)" ||
+		fail "a hostile $r" "$a against its stub's $b: $(grep -m 2 "$r" "$TMP/hostile.out")"
+done
+grep -q 'cannot create' "$TMP/hostile.out" && pass "the machine code ran sh: '$(grep -m 1 -o 'cannot create[^:]*' "$TMP/hostile.out")'" ||
+	fail "the machine code ran" "no complaint of sh's in the output"
+solution=$(awk '/BEGIN EXERCISE lab1.new_frame/ { p = 1; next } /END EXERCISE/ { p = 0 } p && length > 20' frames.c | head -n 1)
+after=$(hashes)
+[ "$after" = "$before" ] && ! grep -qF -- "$solution" "$TMP/hostile.out" &&
+	pass "after the hostile re-run the grader's files hash the same, and no solution line is in its output" ||
+	fail "the hostile re-run reached the grader" "$(diff <(echo "$before") <(echo "$after") | head -n 3)"
+
+# Without root and without user namespaces the re-run refuses the code.
+N=$TMP/nb
+mkdir -p "$N" && tar -cf - --exclude=./.git . | tar -xf - -C "$N" && chown -R $NB:$NB "$N" && chmod 755 "$TMP"
+(cd "$N" && "${nb[@]}" env TMPDIR="$N" "$PWD/tests/bin/nons" tools/grading/recheck.sh "$U") >"$TMP/refuse.out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q -- '--no-isolation-i-trust-this-code' "$TMP/refuse.out" && ! grep -q '^Score' "$TMP/refuse.out" &&
+	pass "not root, no user namespace: the re-run refuses: '$(grep -m 1 -o 'no isolation here[^:]*' "$TMP/refuse.out")...'" ||
+	fail "not root, no user namespace: the re-run" "exit $rc: $(tail -n 2 "$TMP/refuse.out")"

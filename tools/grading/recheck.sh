@@ -168,7 +168,8 @@ echo
 make -s tools/grading/sandbox >&2 || die "tools/grading/sandbox does not build"
 SB=$KIT/tools/grading/sandbox box=()
 if iso=$("$SB" --probe 2>&1); then
-	echo "$prog: the student's code runs isolated: $iso" >&2
+	{ echo "$prog: the student's code runs isolated (tools/grading/sandbox):"
+	  printf '%s\n' "$iso" | fold -s -w 74 | sed 's/^/  /'; } >&2
 	box=("$SB" --dir "$W" --cpu 300 --)
 	# as root, the sandbox's uid builds in the copy, then it is root's again
 	sbuid=$(printf '%s\n' "$iso" | sed -n 's/^uid \([0-9]*\) .*/\1/p')
@@ -176,9 +177,13 @@ if iso=$("$SB" --probe 2>&1); then
 		chmod 711 "$T" && chown -R "$sbuid:$sbuid" "$W" || die "cannot give the kit's copy to uid $sbuid"
 	fi
 elif [ $trust = 1 ]; then
-	echo "$prog: NOT isolated (${iso#*: no isolation: }): the student's code runs as $(id -un 2>/dev/null || id -u), as --no-isolation-i-trust-this-code asked" >&2
+	{ echo "$prog: NOT isolated (${iso#*: no isolation: }):"
+	  echo "  the student's code runs as $(id -un 2>/dev/null || id -u), as --no-isolation-i-trust-this-code asks"; } >&2
 else
-	die "no isolation here (${iso#*: no isolation: }): the student's code would run as $(id -un 2>/dev/null || id -u), beside your files; run as root or where user namespaces are allowed, or pass --no-isolation-i-trust-this-code"
+	{ echo "$prog: no isolation here (${iso#*: no isolation: }):"
+	  echo "  the student's code would run as $(id -un 2>/dev/null || id -u), beside your files: run as root"
+	  echo "  or where user namespaces are allowed, or pass --no-isolation-i-trust-this-code"; } >&2
+	exit 2
 fi
 (cd "$W" && ${box[@]+"${box[@]}"} make -s all tools/grading/wait4run) >"$T/build.out" 2>&1 ||
 	{ cat "$T/build.out" >&2; die "the kit with the regions taken does not build"; }
