@@ -225,8 +225,9 @@ after=$(hashes)
 
 # Without root and without user namespaces the re-run refuses the code.
 N=$TMP/nb
-mkdir -p "$N" && tar -cf - --exclude=./.git . | tar -xf - -C "$N" && chown -R $NB:$NB "$N" && chmod 755 "$TMP"
-(cd "$N" && "${nb[@]}" env TMPDIR="$N" "$PWD/tests/bin/nons" tools/grading/recheck.sh "$U") >"$TMP/refuse.out" 2>&1; rc=$?
+mkdir -p "$N" "$TMP/nbtmp" && tar -cf - --exclude=./.git . | tar -xf - -C "$N" &&
+	chown -R $NB:$NB "$N" "$TMP/nbtmp" && chmod 755 "$TMP"
+(cd "$N" && "${nb[@]}" env TMPDIR="$TMP/nbtmp" "$PWD/tests/bin/nons" tools/grading/recheck.sh "$U") >"$TMP/refuse.out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -q -- '--no-isolation-i-trust-this-code' "$TMP/refuse.out" && ! grep -q '^Score' "$TMP/refuse.out" &&
 	pass "not root, no user namespace: the re-run refuses: '$(grep -m 1 -o 'no isolation here[^:]*' "$TMP/refuse.out")...'" ||
 	fail "not root, no user namespace: the re-run" "exit $rc: $(tail -n 2 "$TMP/refuse.out")"
