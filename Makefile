@@ -87,7 +87,7 @@ endif
 # The programs that run threads: ThreadSanitizer builds them too.
 THREADED := $(call uniq,$(foreach r,$(LAB_ROWS),$(if $(filter yes,$(call lab_field,5,$(r))),$(call lab_field,2,$(r)))))
 TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items tests/bin/perturb \
-	tests/bin/mmapmax \
+	tests/bin/mmapmax tests/bin/nons \
 	tests/bin/uninit
 
 .PHONY: all run test clean help results reference submit check handout grade questions autograder rerun
@@ -419,6 +419,9 @@ tools/grading/regioncheck: tools/grading/regioncheck.c
 # make check's runner: each measured program's faults as wait4() saw them.
 tools/grading/wait4run: tools/grading/wait4run.c tools/include/cli.h
 	$(CC) $(CFLAGS) -o $@ $<
+# The re-run's sandbox: every build and run of a student's code.
+tools/grading/sandbox: tools/grading/sandbox.c tools/include/cli.h
+	$(CC) $(CFLAGS) -o $@ $<
 # The grader's expectations from the kit's model (tools/include/model.h).
 tools/grading/predict: tools/grading/predict.c $(HEADERS)
 	$(CC) $(CFLAGS) -o $@ $<
@@ -433,7 +436,7 @@ reference-plots: $(LABS) tools/plots/plot
 test: tools/plots/plot tests/bin/xmlcheck tests/bin/jsoncheck tools/grading/predict
 clean: clean-plot
 clean-plot:
-	rm -f tools/plots/plot tools/grading/regioncheck tools/grading/wait4run tools/grading/predict
+	rm -f tools/plots/plot tools/grading/regioncheck tools/grading/wait4run tools/grading/predict tools/grading/sandbox
 
 # ------------------------------------------------------------------ tests
 # A 2.31 build, once made, is kept up to date for tests/glibc-versions.sh.

@@ -189,13 +189,28 @@ mkdir -p "$(dirname "$OUT")" || exit 1
 PART=$(mktemp --suffix=.part "$OUT.XXXXXX") || exit 1
 WORK=$(mktemp -d) || exit 1
 trap 'rm -rf "$WORK"; rm -f "$PART"' EXIT
+# Someone else's code (tools/grading/recheck.sh): CHECK_SANDBOX, the path
+# of tools/grading/sandbox, runs each of make check's programs, strace
+# too, with BOX its private directory, made afresh each run (strace's
+# log there is read back only as a regular file, once the run is over).
+box=() LOGS=$WORK
+new_box() { :; }
+if [ $STEPS_KIND = exercise ] && [ -n "${CHECK_SANDBOX:-}" ]; then
+	BOX=$WORK/box LOGS=$WORK/box
+	chmod 711 "$WORK" || exit 1     # (for a sandbox of the uid alone)
+	box=("$CHECK_SANDBOX" --dir "$BOX" --ro "$PWD" --cpu "$CHECK_TIMEOUT" --)
+	new_box() { rm -rf "$BOX" && mkdir -m 700 "$BOX" || exit 1; }
+fi
+# LOG: a log strace wrote, a regular file, not a link the run left
+log_of() { [ -f "$LOGS/$1" ] && [ ! -L "$LOGS/$1" ] && echo "$LOGS/$1" || echo /dev/null; }
 trap 'exit 130' INT TERM
 
 # --------------------------------------------------------------- the header
 # One fact per line.  The glibc and the zero-page probe come from the
 # programs themselves (frames --csv), not from ldd: the running glibc is the
 # one that decided the counts.
-./frames --csv --frames 1 --size 1M >"$WORK/probe.csv" 2>"$WORK/probe.err" ||
+new_box
+${box[@]+"${box[@]}"} ./frames --csv --frames 1 --size 1M >"$WORK/probe.csv" 2>"$WORK/probe.err" ||
 	{ echo "$PROG: ./frames does not run: $(head -c 300 "$WORK/probe.err")" >&2; exit 1; }
 col() { tools/lib/csvget "$1" "$WORK/probe.csv"; }
 page=$(col page_bytes)
@@ -351,8 +366,8 @@ while IFS='|' read -r id kind envs args; do
 	read -r -a argv <<<"$args"
 	case $kind in
 	run) cmd=("${argv[@]}") ;;
-	sc)  cmd=(strace -f -c -e trace=brk,mmap,munmap -o "$WORK/sc.log" "${argv[@]}") ;;
-	wr)  cmd=(strace -f -e trace=write -e raw=write -o "$WORK/wr.log" "${argv[@]}") ;;
+	sc)  cmd=(strace -f -c -e trace=brk,mmap,munmap -o "$LOGS/sc.log" "${argv[@]}") ;;
+	wr)  cmd=(strace -f -e trace=write -e raw=write -o "$LOGS/wr.log" "${argv[@]}") ;;
 	esac
 	t0=$SECONDS
 	if [ $STEPS_KIND = exercise ]; then
@@ -361,11 +376,14 @@ while IFS='|' read -r id kind envs args; do
 		# not strace's goes through tools/grading/wait4run: the faults
 		# the kernel charged to the whole process, seen from outside it
 		# (wait4:), which the grader holds the program's own counts to.
+		# A file it writes, its output too, stops at 16 MiB (ulimit -f:
+		# KiB); the record keeps the first 64 KiB of its output.
 		rc=0 outside=()
 		rm -f "$WORK/wait4"
+		new_box
 		[ "$kind" = run ] && outside=(tools/grading/wait4run --report "$WORK/wait4")
-		timeout -k 5 "$CHECK_TIMEOUT" env ${envv[@]+"${envv[@]}"} ${outside[@]+"${outside[@]}"} "${cmd[@]}" \
-			>"$WORK/out" 2>"$WORK/err" || rc=$?
+		(ulimit -f 16384 && timeout -k 5 "$CHECK_TIMEOUT" env ${envv[@]+"${envv[@]}"} \
+			${outside[@]+"${outside[@]}"} ${box[@]+"${box[@]}"} "${cmd[@]}") >"$WORK/out" 2>"$WORK/err" || rc=$?
 		{
 			echo "@run $id"
 			echo "cmd: ${cmd[*]}"
@@ -373,14 +391,14 @@ while IFS='|' read -r id kind envs args; do
 			echo "exit: $rc$([ $rc = 124 ] && echo " (over CHECK_TIMEOUT=$CHECK_TIMEOUT s)")"
 			[ -s "$WORK/wait4" ] && head -n 1 "$WORK/wait4"
 			[ $rc = 0 ] || echo "stderr: $(grep -v '^$' "$WORK/err" | tail -n 1 | cut -c1-200)"
-			sed 's/^/csv: /' "$WORK/out"
+			head -c 65536 "$WORK/out" | sed 's/^/csv: /'
 			# (a run that failed has no counts: 0 calls is not what it made)
 			if [ "$kind" = sc ] && [ $rc = 0 ]; then
 				printf 'syscalls:'
-				for s in brk mmap munmap; do printf ' %s=%s' $s "$(strace_calls "$WORK/sc.log" $s)"; done
+				for s in brk mmap munmap; do printf ' %s=%s' $s "$(strace_calls "$(log_of sc.log)" $s)"; done
 				echo
 			fi
-			[ "$kind" = wr ] && [ $rc = 0 ] && summarise_writes "$WORK/wr.log"
+			[ "$kind" = wr ] && [ $rc = 0 ] && summarise_writes "$(log_of wr.log)"
 			echo "@end"
 			echo
 		} >>"$PART" || exit 1

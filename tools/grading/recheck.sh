@@ -21,6 +21,9 @@
 #   --json FILE   also Gradescope's results.json, a test an exercise
 #   --verdicts    the regions' verdicts only: nothing built whole or run
 #                 (exit 1 when one is refused)
+#   --no-isolation-i-trust-this-code   where tools/grading/sandbox can
+#                 isolate nothing (no root, no user namespaces), run the
+#                 code as this user all the same; without it, exit 2
 # Knobs (environment): as make check's (FRAMES SCALE ...; CHECK_TIMEOUT a
 # run, 20 s by default here);
 # CC the compiler (default cc).  Exit: 0 full marks, 1 short of them, 2
@@ -32,13 +35,14 @@ cd "$(dirname "$0")/../.." || exit 2
 KIT=$PWD
 prog=recheck
 . tools/lib/lib.sh || exit 2
-usage() { echo "usage: tools/grading/recheck.sh [--json FILE | --verdicts] DIR   (DIR: the student's files)"; }
-json= verdicts_only=0
+usage() { echo "usage: tools/grading/recheck.sh [--json FILE | --verdicts] [--no-isolation-i-trust-this-code] DIR   (DIR: the student's files)"; }
+json= verdicts_only=0 trust=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-h|--help) usage; exit 0 ;;
 	--json) [ $# -ge 2 ] || bad_usage "--json wants a file"; json=$2; shift ;;
 	--verdicts) verdicts_only=1 ;;
+	--no-isolation-i-trust-this-code) trust=1 ;;
 	--) shift; break ;;
 	-*) bad_usage "unknown option '$(shown "$1")'" ;;
 	*) break ;;
@@ -213,13 +217,42 @@ awk -F'\t' "$FOLD"'{ printf "  %-22s %-18s %s\n", $1, $2, $3 == "" ? "taken" : "
 [ $verdicts_only = 0 ] || exit $((n_ok < $(printf '%s\n' "$regions" | wc -l)))
 echo
 
-make -s -C "$W" >"$T/build.out" 2>&1 || { cat "$T/build.out" >&2; die "the kit with the regions taken does not build"; }
+# The student's code is built and run in tools/grading/sandbox (another
+# uid, a root of its own with nothing of the grader's, no network,
+# limits), each run apart; it writes make check's record, and the grade
+# is made from the record here, by a process it never ran in.
+make -s tools/grading/sandbox >&2 || die "tools/grading/sandbox does not build"
+SB=$KIT/tools/grading/sandbox box=()
+if iso=$("$SB" --probe 2>&1); then
+	{ echo "$prog: the student's code runs isolated (tools/grading/sandbox):"
+	  printf '%s\n' "$iso" | fold -s -w 74 | sed 's/^/  /'; } >&2
+	box=("$SB" --dir "$W" --cpu 300 --)
+	# as root, the sandbox's uid builds in the copy, then it is root's again
+	sbuid=$(printf '%s\n' "$iso" | sed -n 's/^uid \([0-9]*\) .*/\1/p')
+	if [ -n "$sbuid" ]; then
+		chmod 711 "$T" && chown -R "$sbuid:$sbuid" "$W" || die "cannot give the kit's copy to uid $sbuid"
+	fi
+elif [ $trust = 1 ]; then
+	{ echo "$prog: NOT isolated (${iso#*: no isolation: }):"
+	  echo "  the student's code runs as $(id -un 2>/dev/null || id -u), as --no-isolation-i-trust-this-code asks"; } >&2
+else
+	{ echo "$prog: no isolation here (${iso#*: no isolation: }):"
+	  echo "  the student's code would run as $(id -un 2>/dev/null || id -u), beside your files: run as root"
+	  echo "  or where user namespaces are allowed, or pass --no-isolation-i-trust-this-code"; } >&2
+	exit 2
+fi
+(cd "$W" && ${box[@]+"${box[@]}"} make -s all tools/grading/wait4run) >"$T/build.out" 2>&1 ||
+	{ cat "$T/build.out" >&2; die "the kit with the regions taken does not build"; }
+if [ -n "${sbuid:-}" ]; then chown -R 0:0 "$W" && chmod 755 "$W" || die "cannot take the kit's copy back"; fi
 # A run of a region that hangs is stopped at CHECK_TIMEOUT: 20 s here, not
 # make check's 300, so that even every run hanging (about 20 of them)
 # ends inside Gradescope's default 10 minutes; an honest run takes a few
 # seconds (results/recheck-run.txt).
-(cd "$W" && CHECK_TIMEOUT=${CHECK_TIMEOUT:-20} tools/grading/check.sh) >"$T/check.out" 2>"$T/check.err"; rc=$?
-[ $rc = 2 ] && { cat "$T/check.err" >&2; die "make check could not run"; }
+(cd "$W" && CHECK_SANDBOX=${box[@]+"$SB"} CHECK_TIMEOUT=${CHECK_TIMEOUT:-20} MALLOC_LABS_STEPS=exercise \
+	STUDENT=check OUT="$T/record.txt" tools/submit.sh) >"$T/submit.out" 2>"$T/check.err" ||
+	{ cat "$T/check.err" >&2; die "make check could not run"; }
+tools/grading/check.sh --grade "$T/record.txt" >"$T/check.out" 2>>"$T/check.err"; rc=$?
+[ $rc = 2 ] && { cat "$T/check.err" >&2; die "make check could not grade"; }
 sed '/^Score: /d' "$T/check.out"
 # make check's line an exercise ("NAME FILE OK|FAIL N/M"), with the
 # verdicts, makes the grade: a refused region's exercise was measured with

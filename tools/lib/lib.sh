@@ -312,6 +312,7 @@ kit_copy() {
 		tar -cf - --exclude=./.git --exclude=./build --exclude=./.run --exclude=./submissions \
 			--exclude=./answers --exclude=./plots --exclude=./tests/bin $built \
 			--exclude=./tools/plots/plot --exclude=./tools/grading/regioncheck \
-			--exclude=./tools/grading/wait4run --exclude=./tools/grading/predict . | tar -xf - -C "$1"
+			--exclude=./tools/grading/wait4run --exclude=./tools/grading/predict \
+			--exclude=./tools/grading/sandbox . | tar -xf - -C "$1"
 	fi
 }

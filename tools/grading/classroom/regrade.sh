@@ -24,7 +24,10 @@ caller=$PWD
 cd "$(dirname "$0")/../../.." || exit 2
 prog=regrade
 . tools/lib/lib.sh || exit 2
-usage() { echo "usage: tools/grading/classroom/regrade.sh [LOGIN=]CLONE...   (each CLONE a student's repository)"; }
+usage() { echo "usage: tools/grading/classroom/regrade.sh [--no-isolation-i-trust-this-code] [LOGIN=]CLONE...   (each CLONE a student's repository)"; }
+# (recheck.sh runs each clone's code in tools/grading/sandbox, or refuses)
+trust=()
+[ "${1:-}" = --no-isolation-i-trust-this-code ] && { trust=("$1"); shift; }
 case ${1:-} in -h|--help) usage; exit 0 ;; '') bad_usage "no CLONE" ;; -*) bad_usage "unknown option '$(shown "$1")'" ;; esac
 [ ! -e tools/lib/handout ] || bad_usage "this is a handout: the grade of record runs in the instructor's kit"
 LOG=${REGRADE_LOG:-}
@@ -53,7 +56,7 @@ for arg in "$@"; do
 	if [ ! -d "$clone" ]; then
 		row "$login" "$arg" 0 "" "" "" "" "not a directory"; bad=1; continue
 	fi
-	tools/grading/recheck.sh "$clone" >"$out.code" 2>&1; rc=$?
+	tools/grading/recheck.sh ${trust[@]+"${trust[@]}"} "$clone" >"$out.code" 2>&1; rc=$?
 	score=$(sed -n 's/^Score: \([0-9]*\)\/[0-9]*$/\1/p' "$out.code" | tail -n 1)
 	max=$(sed -n 's/^Score: [0-9]*\/\([0-9]*\)$/\1/p' "$out.code" | tail -n 1)
 	if [ $rc -gt 1 ] || [ -z "$score" ]; then

@@ -1,0 +1,456 @@
+/*
+ * tools/grading/sandbox.c - runs one command of a student's code where it
+ * cannot reach the grader: the re-run (tools/grading/recheck.sh) builds
+ * and runs every program with a student's regions through this.
+ *
+ *   sandbox --dir DIR [--ro PATH]... [--uid N] [--cpu S] [--as BYTES]
+ *           [--procs N] [--fsize BYTES] -- COMMAND [ARG...]
+ *   sandbox --probe     what isolation this machine allows, one line
+ *
+ * COMMAND runs:
+ *   - as another uid: as root, uid/gid N (--uid, 64999 by default: no
+ *     account's, so no file of the system is its own and RLIMIT_NPROC
+ *     counts only its processes), no supplementary groups; without root,
+ *     in a user namespace of the caller's own uid (the grader's files are
+ *     then kept from it by the file system below, not by the uid);
+ *   - with no_new_privs (no set-uid program gives it more);
+ *   - in new mount, PID, network, IPC and UTS namespaces: no network but
+ *     a loopback that is down; its processes all end when it ends (the
+ *     namespace's first process, this program's, exits with it); it sees
+ *     no process of the grader's;
+ *   - on a file system of its own: a tmpfs root holding only the system's
+ *     directories (/usr /bin /sbin /lib* /etc /sys), /dev/null, zero,
+ *     full, random, urandom, a /proc of its own, each --ro PATH and DIR,
+ *     at their own paths; all read-only but DIR.  The kit, the grader's
+ *     files, the solutions, homes, /tmp, /run and the other students'
+ *     files are not there at all;
+ *   - with DIR as TMPDIR and HOME (as root DIR is made N's, mode 0700),
+ *     PATH the system's, and of the rest of the environment only what
+ *     the programs and a build read: the locale, TERM, TZ, MALLOC_*,
+ *     GLIBC_TUNABLES, LD_PRELOAD, CC, CFLAGS;
+ *   - under limits: CPU seconds (--cpu, 60), address space (--as, 2G),
+ *     processes of its uid (--procs, 64), the size of any file it writes,
+ *     its standard output and error included (--fsize, 16M), no core.
+ * The working directory stays (it must be DIR or under a --ro PATH).
+ * As root where namespaces are refused (a container's seccomp), the uid,
+ * no_new_privs and the limits only, every process of the uid killed
+ * after the command; --probe says so.  Without root and without user
+ * namespaces, nothing: exit 125.
+ * Exit: COMMAND's status (128+N if signal N ended it); 125 when the
+ * sandbox could not be made (the reason on stderr: then nothing ran);
+ * 2 bad usage.  --probe: 0 and a line saying what isolates, or 125 and
+ * why nothing can.
+ */
+#define _GNU_SOURCE
+#include "../include/cli.h"
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <grp.h>
+#include <limits.h>
+#include <linux/mount.h>
+
+#define SANDBOX_FAIL 125
+/* the system's commands, all the new root holds (a PATH of the caller's,
+ * a directory of links, say, is not there) */
+#define SANDBOX_PATH "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin"
+#define MAX_RO 16
+/* where the new root is assembled: any directory will do, the mount over
+ * it is this namespace's alone; the sources are opened before it hides
+ * them (a DIR under /tmp stays reachable) */
+#define STAGE "/tmp"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: %s --dir DIR [--ro PATH]... [--uid N] [--cpu S] [--as BYTES] [--procs N] "
+		"[--fsize BYTES] -- COMMAND [ARG...]\n       %s --probe\n", bench_prog, bench_prog);
+}
+
+/* A failure to build the sandbox: the reason, exit 125; nothing ran. */
+__attribute__((format(printf, 1, 2), noreturn))
+static void fail(const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	fprintf(stderr, "%s: no isolation: ", bench_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (saved)
+		fprintf(stderr, ": %s", strerror(saved));
+	fputc('\n', stderr);
+	_exit(SANDBOX_FAIL);
+}
+
+static void write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		fail("%s", path);
+	close(fd);
+}
+
+/* mkdir -p of PATH (absolute) under STAGE; the last part a file when
+ * FILE (a bind of /dev/null needs a file to cover). */
+static void stage_path(const char *path, int file)
+{
+	char p[PATH_MAX];
+	size_t i, n = (size_t)snprintf(p, sizeof(p), "%s%s", STAGE, path);
+
+	if (n >= sizeof(p))
+		fail("path too long: %s", path);
+	for (i = strlen(STAGE) + 1; i <= n; i++) {
+		if (p[i] != '/' && p[i] != '\0')
+			continue;
+		p[i] = '\0';
+		if (i == n && file) {
+			int fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+			if (fd < 0)
+				fail("%s", p);
+			close(fd);
+		} else if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+			fail("mkdir %s", p);
+		}
+		if (i < n)
+			p[i] = '/';
+	}
+}
+
+struct bind { const char *path; int fd, file; };
+
+static int by_length(const void *a, const void *b)
+{
+	size_t x = strlen(((const struct bind *)a)->path), y = strlen(((const struct bind *)b)->path);
+
+	return (x > y) - (x < y);
+}
+
+/* Bind what FD (opened before STAGE was covered) is at PATH in the new
+ * root, its submounts too. */
+static void bind_at(const struct bind *b)
+{
+	char src[64], dst[PATH_MAX];
+
+	snprintf(src, sizeof(src), "/proc/self/fd/%d", b->fd);
+	snprintf(dst, sizeof(dst), "%s%s", STAGE, b->path);
+	stage_path(b->path, b->file);
+	if (mount(src, dst, NULL, MS_BIND | MS_REC, NULL) != 0)
+		fail("bind %s", b->path);
+}
+
+static int mount_setattr_(const char *path, unsigned flags, uint64_t set, uint64_t clr)
+{
+	struct mount_attr a = { .attr_set = set, .attr_clr = clr };
+
+	return (int)syscall(SYS_mount_setattr, AT_FDCWD, path, flags, &a, sizeof(a));
+}
+
+struct opts {
+	const char *dir, *ro[MAX_RO];
+	int n_ro, probe, ns;      /* ns: 0 when root may not make namespaces */
+	uint64_t uid, cpu, as, procs, fsize;
+};
+
+/* The new root: the system's directories, the /dev nodes, each --ro and
+ * DIR, then a /proc of this PID namespace; read-only but DIR. */
+static void new_root(const struct opts *o, const char *cwd)
+{
+	static const char *const sys[] = { "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+					   "/etc", "/sys" };
+	static const char *const dev[] = { "/dev/null", "/dev/zero", "/dev/full", "/dev/random",
+					   "/dev/urandom" };
+	struct bind b[32];
+	char link[PATH_MAX], dst[PATH_MAX];
+	struct stat st;
+	size_t i;
+	int n = 0, k;
+
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		fail("a private mount namespace");
+	for (i = 0; i < sizeof(sys) / sizeof(*sys); i++) {
+		if (lstat(sys[i], &st) != 0)
+			continue;
+		if (S_ISLNK(st.st_mode))        /* merged /usr: /bin -> usr/bin, made below */
+			b[n++] = (struct bind){ sys[i], -2, 0 };
+		else
+			b[n++] = (struct bind){ sys[i], open(sys[i], O_PATH | O_CLOEXEC), 0 };
+	}
+	for (i = 0; i < sizeof(dev) / sizeof(*dev); i++)
+		b[n++] = (struct bind){ dev[i], open(dev[i], O_PATH | O_CLOEXEC), 1 };
+	for (k = 0; k < o->n_ro; k++)
+		b[n++] = (struct bind){ o->ro[k], open(o->ro[k], O_PATH | O_CLOEXEC), 0 };
+	b[n++] = (struct bind){ o->dir, open(o->dir, O_PATH | O_DIRECTORY | O_CLOEXEC), 0 };
+	for (k = 0; k < n; k++)
+		if (b[k].fd == -1)
+			fail("%s", b[k].path);
+	/* a path before any under it (DIR under a --ro PATH, or around one) */
+	qsort(b, (size_t)n, sizeof(*b), by_length);
+	if (mount("tmpfs", STAGE, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m") != 0)
+		fail("a tmpfs for the new root");
+	for (k = 0; k < n; k++) {
+		if (b[k].fd == -2) {
+			ssize_t l = readlink(b[k].path, link, sizeof(link) - 1);
+			link[l < 0 ? 0 : l] = '\0';
+			snprintf(dst, sizeof(dst), "%s%s", STAGE, b[k].path);
+			if (l < 0 || symlink(link, dst) != 0)
+				fail("symlink %s", b[k].path);
+			continue;
+		}
+		bind_at(&b[k]);
+		close(b[k].fd);
+	}
+	stage_path("/proc", 0);
+	if (mount("proc", STAGE "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+		fail("a /proc of its own");
+	/* pivot_root(".", "."): the old root stacks under the new, then goes */
+	if (chdir(STAGE) != 0 || syscall(SYS_pivot_root, ".", ".") != 0 || umount2(".", MNT_DETACH) != 0)
+		fail("pivot_root");
+	if (mount_setattr_("/", AT_RECURSIVE, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0) != 0)
+		fail("a read-only root");
+	if (mount_setattr_(o->dir, 0, 0, MOUNT_ATTR_RDONLY) != 0)
+		fail("a writable %s", o->dir);
+	if (chdir(cwd) != 0)
+		fail("the working directory %s is neither DIR nor under a --ro PATH", cwd);
+}
+
+static void set_limit(int what, uint64_t v, const char *name)
+{
+	struct rlimit r = { (rlim_t)v, (rlim_t)v };
+
+	if (setrlimit(what, &r) != 0)
+		fail("%s", name);
+}
+
+/* The environment the programs read (the allocator's settings, their
+ * own knobs, the locale; the compiler for a build); nothing else of the
+ * grader's (a token in a regrade's environment, say). */
+static void keep_env(void)
+{
+	static const char *const keep[] = { "LANG=", "LANGUAGE=", "TERM=", "TZ=", "LC_", "MALLOC_",
+					    "GLIBC_TUNABLES=", "LD_PRELOAD=", "CC=", "CFLAGS=" };
+	size_t i, k, n = 0;
+
+	for (i = 0; environ[i]; i++)
+		for (k = 0; k < sizeof(keep) / sizeof(*keep); k++)
+			if (!strncmp(environ[i], keep[k], strlen(keep[k]))) {
+				environ[n++] = environ[i];
+				break;
+			}
+	environ[n] = NULL;
+}
+
+/* The command's process: its uid, limits and environment, then exec. */
+__attribute__((noreturn))
+static void run(const struct opts *o, int root, char **argv)
+{
+	if (root) {
+		gid_t g = (gid_t)o->uid;
+		if (setgroups(0, NULL) != 0 || setresgid(g, g, g) != 0 || setresuid((uid_t)o->uid, (uid_t)o->uid,
+										   (uid_t)o->uid) != 0)
+			fail("uid %" PRIu64, o->uid);
+	}
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		fail("no_new_privs");
+	set_limit(RLIMIT_CPU, o->cpu, "RLIMIT_CPU");
+	set_limit(RLIMIT_AS, o->as, "RLIMIT_AS");
+	set_limit(RLIMIT_NPROC, o->procs, "RLIMIT_NPROC");
+	set_limit(RLIMIT_FSIZE, o->fsize, "RLIMIT_FSIZE");
+	set_limit(RLIMIT_CORE, 0, "RLIMIT_CORE");
+	keep_env();
+	if (setenv("TMPDIR", o->dir, 1) != 0 || setenv("HOME", o->dir, 1) != 0 ||
+	    setenv("PATH", SANDBOX_PATH, 1) != 0)
+		fail("setenv");
+	if (o->probe) {
+		if (root)
+			printf("uid %" PRIu64 " (dropped from root), ", o->uid);
+		else
+			printf("the caller's uid in a user namespace, ");
+		if (o->ns)
+			printf("namespaces: mount (a root of its own, read-only but DIR), pid, net, ipc, uts");
+		else
+			printf("NO namespaces (unshare refused): the network is open, files kept by their modes");
+		printf("; no_new_privs; limits: cpu %" PRIu64 " s, as %" PRIu64 " MiB, procs %" PRIu64
+		       ", fsize %" PRIu64 " MiB\n", o->cpu, o->as >> 20, o->procs, o->fsize >> 20);
+		fflush(stdout);
+		_exit(0);
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, "%s: cannot run %s: %s\n", bench_prog, argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* Without a PID namespace: a process of the uid's signals every other
+ * (kill -1): one SIGKILL ends them all, a fork under way too (the kernel
+ * cancels a fork whose parent has a fatal signal pending).  kill(-1)
+ * returns 0 while any process exists, so once is all it can be asked. */
+static void kill_uid(const struct opts *o)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (setresgid((gid_t)o->uid, (gid_t)o->uid, (gid_t)o->uid) != 0 ||
+		    setresuid((uid_t)o->uid, (uid_t)o->uid, (uid_t)o->uid) != 0)
+			_exit(1);
+		_exit(kill(-1, SIGKILL) != 0);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+static const struct opts *the_opts;
+
+/* Stopped before the command ended: its processes end too. */
+static void stopped(int sig)
+{
+	kill_uid(the_opts);
+	_exit(128 + sig);
+}
+
+/* the status a shell would give for STATUS */
+static int shell_status(int status)
+{
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+static int wait_for(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			fail("waitpid");
+	return shell_status(status);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "dir", required_argument, NULL, 'd' }, { "ro", required_argument, NULL, 'r' },
+		{ "uid", required_argument, NULL, 'u' }, { "cpu", required_argument, NULL, 'c' },
+		{ "as", required_argument, NULL, 'a' }, { "procs", required_argument, NULL, 'p' },
+		{ "fsize", required_argument, NULL, 'f' }, { "probe", no_argument, NULL, 'P' },
+		BENCH_OPTIONS_END
+	};
+	struct opts o = { .uid = 64999, .cpu = 60, .as = 2ull << 30, .procs = 64, .fsize = 16ull << 20 };
+	char cwd[PATH_MAX], probe_dir[] = "/tmp/sandbox-probe.XXXXXX", map[64];
+	char *probe_argv[] = { "true", NULL };
+	int c, root = geteuid() == 0, flags;
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+	pid_t pid;
+
+	bench_start("sandbox");
+	while ((c = bench_getopt(argc, argv, "+:h", longopts, usage)) != -1) {
+		switch (c) {
+		case 'd':
+			o.dir = optarg;
+			break;
+		case 'r':
+			if (o.n_ro == MAX_RO)
+				bad_usage(usage, "at most %d --ro", MAX_RO);
+			o.ro[o.n_ro++] = optarg;
+			break;
+		case 'u':
+			if (bench_parse_u64(optarg, 1, 4294967294u, &o.uid))
+				bad_usage(usage, "--uid wants a uid above 0");
+			break;
+		case 'c':
+			if (bench_parse_u64(optarg, 1, 86400, &o.cpu))
+				bad_usage(usage, "--cpu wants 1..86400 seconds");
+			break;
+		case 'a':
+			if (bench_parse_size(optarg, 16 << 20, 1ull << 40, &o.as))
+				bad_usage(usage, "--as wants a size of 16M..1024G");
+			break;
+		case 'p':
+			if (bench_parse_u64(optarg, 1, 4096, &o.procs))
+				bad_usage(usage, "--procs wants 1..4096");
+			break;
+		case 'f':
+			if (bench_parse_size(optarg, 1, 1ull << 40, &o.fsize))
+				bad_usage(usage, "--fsize wants a size like 16M");
+			break;
+		case 'P': o.probe = 1; break;
+		}
+	}
+	if (o.probe) {
+		if (optind != argc || o.dir)
+			bad_usage(usage, "--probe takes nothing else");
+		if (!mkdtemp(probe_dir))
+			fail("%s", probe_dir);
+		o.dir = probe_dir;
+		argv = probe_argv;
+		if (chdir(probe_dir) != 0)
+			fail("%s", probe_dir);
+	} else {
+		if (!o.dir || o.dir[0] != '/')
+			bad_usage(usage, "no --dir DIR (an absolute path)");
+		if (optind == argc)
+			bad_usage(usage, "no COMMAND");
+		argv += optind;
+	}
+	for (c = 0; c < o.n_ro; c++)
+		if (o.ro[c][0] != '/')
+			bad_usage(usage, "--ro wants an absolute path, not '%s'", o.ro[c]);
+	if (!getcwd(cwd, sizeof(cwd)))
+		fail("getcwd");
+	if (root && (chown(o.dir, (uid_t)o.uid, (gid_t)o.uid) != 0 || chmod(o.dir, 0700) != 0))
+		fail("%s for uid %" PRIu64, o.dir, o.uid);
+	fflush(NULL);
+	flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS;
+	o.ns = unshare(flags | (root ? 0 : CLONE_NEWUSER)) == 0;
+	if (!o.ns && !root)
+		fail("unshare (a user namespace)");
+	if (!o.ns) {
+		/* Root in a container that may not make namespaces (seccomp):
+		 * the uid and the limits only; every process left of the uid is
+		 * killed after the command, or when this is stopped (timeout). */
+		the_opts = &o;
+		signal(SIGTERM, stopped);
+		signal(SIGINT, stopped);
+		signal(SIGHUP, stopped);
+		pid = fork();
+		if (pid < 0)
+			fail("fork");
+		if (pid == 0)
+			run(&o, root, argv);
+		c = wait_for(pid);
+		kill_uid(&o);
+		if (o.probe)
+			rmdir(probe_dir);
+		return c;
+	}
+	if (!root) {
+		write_file("/proc/self/setgroups", "deny");
+		snprintf(map, sizeof(map), "%u %u 1", (unsigned)uid, (unsigned)uid);
+		write_file("/proc/self/uid_map", map);
+		snprintf(map, sizeof(map), "%u %u 1", (unsigned)gid, (unsigned)gid);
+		write_file("/proc/self/gid_map", map);
+	}
+	pid = fork();
+	if (pid < 0)
+		fail("fork");
+	if (pid == 0) {
+		/* PID 1 of the namespace: its end ends every process in it */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+			fail("PR_SET_PDEATHSIG");
+		new_root(&o, cwd);
+		pid = fork();
+		if (pid < 0)
+			fail("fork");
+		if (pid == 0)
+			run(&o, root, argv);
+		_exit(wait_for(pid));
+	}
+	c = wait_for(pid);
+	if (o.probe)
+		rmdir(probe_dir);
+	return c;
+}
