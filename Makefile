@@ -87,7 +87,7 @@ endif
 # The programs that run threads: ThreadSanitizer builds them too.
 THREADED := $(call uniq,$(foreach r,$(LAB_ROWS),$(if $(filter yes,$(call lab_field,5,$(r))),$(call lab_field,2,$(r)))))
 TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items tests/bin/perturb \
-	tests/bin/mmapmax tests/bin/nons \
+	tests/bin/mmapmax tests/bin/nons tests/bin/setters tests/bin/chunk \
 	tests/bin/uninit
 
 .PHONY: all run test clean help results reference submit check handout grade questions autograder rerun

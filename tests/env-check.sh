@@ -5,7 +5,9 @@
 # `ld.so --list-tunables` (glibc 2.33+) prints every tunable's value after
 # reading GLIBC_TUNABLES and the MALLOC_* aliases, so for each case the
 # value env.h says is in force must be the loader's, and a setting env.h
-# says is ignored must leave the loader's value unset.  Unset reads 0,
+# says is ignored must leave the loader's value unset (one malloc's setter
+# refuses is stored all the same: tests/bin/setters measures what malloc
+# kept).  Unset reads 0,
 # except top_pad from 2.38 (its default, 0x20000).  The mmap_threshold cap
 # of glibc <= 2.34 lives in malloc, not the loader, and 2.31 has no
 # --list-tunables: those versions get the human-message checks only.
@@ -33,6 +35,7 @@ glibc.malloc.perturb=170:glibc.malloc.top_pad=1=2
 glibc.malloc.perturb=08:glibc.malloc.trim_threshold=0x10000
 glibc.malloc.top_pad=:glibc.malloc.perturb=3
 glibc.malloc.perturb=5:glibc.malloc.top_pad=0x
+glibc.malloc.tcache_max=5000:glibc.malloc.tcache_count=70000:glibc.malloc.mxfast=200
 EOC
 }
 
@@ -65,6 +68,7 @@ env_check_loader() {
 			case $fate in
 			applied|misread|unmodelled) want=$value ;;
 			overridden) continue ;;             # the tunable's own item says
+			refused) want=$value ;;             # stored; malloc's setter refuses it
 			*)      # ignored: the loader must show the unset value, unless
 				# an alias of the same tunable applied
 				grep -q "^$name .* applied\$\|^$name .* misread\$" "$TMP/ei" && continue
@@ -131,6 +135,43 @@ case $ver in
 *)
 	envmsg "256M is rejected on glibc $ver" "^# warning: glibc.malloc.mmap_threshold=256M: not a number" \
 		GLIBC_TUNABLES=glibc.malloc.mmap_threshold=256M ;;
+esac
+# A value in the tunable's range that malloc's setter refuses
+# (tools/include/tunables.h, env_setter_max): the header says so, with the
+# bound, and tests/bin/setters measures what malloc did: a refused value
+# leaves its line as without it, a kept one is "set" and in force.  The
+# bounds, malloc.c's at the running glibc: tcache_max 1032 up to 2.41
+# (2.42's large bins keep up to 4 MiB - 24), tcache_count 65535, mxfast 160
+# up to 2.42 (2.43 has no fastbins: nothing to measure).
+tests/bin/setters >"$TMP/setters0" 2>&1
+setter() { # SETTING WORDS MEASURED (a line's pattern, or "default")
+	local name=$1 words=$2 want=$3 got title="setters: $1 in force (measured)"
+	envmsg "$name: $words" "^# [a-z]*: glibc.malloc.$name: $words" GLIBC_TUNABLES=glibc.malloc.$name
+	GLIBC_TUNABLES=glibc.malloc.$name tests/bin/setters >"$TMP/setters" 2>&1
+	got=$(grep "^${name%%=*}:" "$TMP/setters" | tr '\n' '|')
+	if [ "$want" = default ]; then
+		title="setters: under $name malloc keeps its default (measured)"
+		want=$(grep "^${name%%=*}:" "$TMP/setters0" | tr '\n' '|')
+		[ "$got" = "$want" ]
+	else
+		grep -q -- "^$want\$" "$TMP/setters"
+	fi && pass "$title" || fail "$title" "wanted ${want%|}; tests/bin/setters printed: $got"
+}
+case $ver in
+2.3[1-9]|2.4[01])
+	setter tcache_max=5000 "above 1032: glibc $ver refuses it" default ;;
+*)
+	setter tcache_max=5000 "= 5000" "tcache_max: a freed 2000-byte block is cached" ;;
+esac
+setter tcache_max=100 "= 100" "tcache_max: a freed 500-byte block is uncached"
+setter tcache_count=70000 "above 65535: glibc $ver refuses it" default
+setter tcache_count=3 "= 3" "tcache_count: 3 of 20 freed 100-byte blocks cached"
+case $ver in
+2.3[1-9]|2.4[0-2])
+	setter mxfast=200 "above 160: glibc $ver refuses it" default
+	setter mxfast=160 "= 160" "mxfast: [1-9][0-9]* of 20 freed 150-byte blocks in a fastbin" ;;
+*)
+	skip "setters: mxfast" "glibc $ver has no fastbins" ;;
 esac
 envmsg "another allocator is named" "^# warning: LD_PRELOAD: malloc() comes from libc_malloc_debug" \
 	LD_PRELOAD=libc_malloc_debug.so.0

@@ -156,7 +156,7 @@ static inline struct model_chunk model_chunk_sizes(const struct model_machine *m
  * so a chunk of exactly 32 MiB does not count.  512 KiB on 32-bit. */
 static inline uint64_t model_threshold_cap(const struct model_machine *mc)
 {
-	return mc->bits == 64 ? 32u << 20 : 512u << 10;
+	return env_mmap_threshold_max(mc->bits);
 }
 
 /* Lab 4's edge: the largest frame size (whole pixels) whose first frame,

@@ -74,7 +74,7 @@ enum env_fate {
 	ENV_UNKNOWN,      /* no such tunable: ignored without a word */
 	ENV_MALFORMED,    /* not a number: ignored (2.39+ warns) */
 	ENV_RANGE,        /* outside the tunable's range: ignored */
-	ENV_REFUSED,      /* a threshold above 32 MiB on glibc <= 2.34 */
+	ENV_REFUSED,      /* stored by the loader, refused by malloc's setter */
 	ENV_SECURE,       /* setuid or similar: glibc ignores it */
 	ENV_UNMODELLED,   /* a real tunable of this glibc that the kit does not model */
 	ENV_OVERRIDDEN,   /* an alias whose tunable GLIBC_TUNABLES set: ignored */
@@ -87,6 +87,7 @@ struct env_item {
 	char text[40];       /* the value as written */
 	int has_eq;          /* written as name=value (else a bare name) */
 	uint64_t value;      /* what glibc made of it */
+	uint64_t limit;      /* ENV_REFUSED: the most malloc's setter keeps */
 	enum env_fate fate;
 };
 
@@ -296,6 +297,55 @@ static const char *env_did_you_mean(const char *name)
 	return NULL;
 }
 
+/* DEFAULT_MMAP_THRESHOLD_MAX (malloc.c): HEAP_MAX_SIZE / 2, 32 MiB on 64-bit
+ * and 512 KiB on 32-bit; the dynamic threshold's cap (model.h) and, up to
+ * 2.34, the most do_set_mmap_threshold() keeps. */
+static inline uint64_t env_mmap_threshold_max(int bits)
+{
+	return bits == 64 ? 32u << 20 : 512u << 10;
+}
+
+/*
+ * The largest value malloc's do_set_<name>() keeps, by glibc release and
+ * word size (x86-64 and i386: MALLOC_ALIGNMENT 16); UINT64_MAX where it
+ * keeps any.  The loader stores a value in the tunable's range, and
+ * `ld.so --list-tunables` shows it; malloc's setter, called later from
+ * ptmalloc_init, may still refuse it without a word and keep its default.
+ * - mmap_threshold: up to 2.34 at most HEAP_MAX_SIZE / 2 (glibc-2.34
+ *   malloc/malloc.c:5226-5238); 2.35 dropped the test (BZ 27801).
+ * - tcache_count: MAX_TCACHE_COUNT, UINT16_MAX since 2.30 (glibc-2.36
+ *   malloc/malloc.c:5392-5401, the same to 2.43).
+ * - mxfast: MAX_FAST_SIZE, 80 * SIZE_SZ / 4: 160 on 64-bit, 80 on 32-bit
+ *   (glibc-2.36 malloc/malloc.c:5413-5422, to 2.42).  2.43 removed the
+ *   fastbins (bb5a4f5295): its do_set_mxfast keeps anything, to no effect.
+ * - tcache_max: up to 2.41 MAX_TCACHE_SIZE, tidx2usize(63) = 63 x 16 +
+ *   MINSIZE - SIZE_SZ: 1,032 on 64-bit, 1,020 on i386 (glibc-2.36
+ *   malloc/malloc.c:5379-5389).  2.42 added 12 large bins: a request is
+ *   kept while its chunk's index, 64 + clz(MAX_TCACHE_SMALL_SIZE) -
+ *   clz(chunk), is under 76, i.e. the chunk is under 2^(11 + the bit
+ *   length of that size): 4 MiB (2.42 on i386: 2 MiB, its small size
+ *   being 1,020; 2.43 made it tidx2csize(63), 1,024), so a request up to
+ *   4 MiB - SIZE_SZ - 16 (glibc-2.42 malloc/malloc.c:3164-3170,
+ *   5588-5612).  clz() there sees the chunk cut to 32 bits, which lets
+ *   some values of 4 GiB and more through: not modelled.
+ */
+static uint64_t env_setter_max(const struct env_reader *r, const char *name)
+{
+	const uint64_t sz = r->bits == 64 ? 8 : 4;
+
+	if (!strcmp(name, "mmap_threshold") && !env_glibc_is_at_least(r->glibc, 35))
+		return env_mmap_threshold_max(r->bits);
+	if (!strcmp(name, "tcache_count"))
+		return UINT16_MAX;
+	if (!strcmp(name, "mxfast") && !env_glibc_is_at_least(r->glibc, 43))
+		return 80 * sz / 4;
+	if (!strcmp(name, "tcache_max") && !env_glibc_is_at_least(r->glibc, 42))
+		return r->bits == 64 ? 1032 : 1020;
+	if (!strcmp(name, "tcache_max"))
+		return ((r->bits == 32 && !env_glibc_is_at_least(r->glibc, 43) ? 2u : 4u) << 20) - sz - 16;
+	return UINT64_MAX;
+}
+
 static void env_apply(struct env_malloc *m, const char *name, uint64_t v)
 {
 	if (!strcmp(name, "mmap_threshold"))
@@ -375,12 +425,10 @@ static struct env_item *env_add_item(const struct env_reader *rd, struct env_mal
 		it->fate = ENV_RANGE;
 		return it;
 	}
-	/* do_set_mmap_threshold() up to 2.34: "Forbid setting the threshold
-	 * too high", i.e. above HEAP_MAX_SIZE / 2 (32 MiB on 64-bit); it
-	 * changes nothing then, so the threshold stays dynamic (glibc-2.34
-	 * malloc/malloc.c:5226-5238; 2.35 dropped the test, BZ 27801). */
-	if (!strcmp(t->name, "mmap_threshold") && !env_glibc_is_at_least(rd->glibc, 35) &&
-	    it->value > (rd->bits == 64 ? 32u << 20 : 512u << 10)) {
+	/* In range, but over what malloc's setter keeps: it changes nothing
+	 * (a refused threshold leaves the threshold dynamic). */
+	it->limit = env_setter_max(rd, t->name);
+	if (it->value > it->limit) {
 		it->fate = ENV_REFUSED;
 		return it;
 	}
@@ -586,6 +634,10 @@ static void env_describe(const struct env_item *it, char *buf, size_t len)
 			snprintf(buf, len, it->value == 1 ? "malloc madvises huge pages if THP is madvise"
 				 : it->value == 2 ? "big blocks from hugetlbfs if reserved"
 				 : "no huge pages asked for");
+		/* 2.43 removed the fastbins (bb5a4f5295): do_set_mxfast keeps
+		 * any value and does nothing with it. */
+		else if (!strcmp(short_name, "mxfast") && env_glibc_is_at_least(g, 43))
+			snprintf(buf, len, "glibc %d.%d has no fastbins: no effect", g.major, g.minor);
 		/* Each do_set_* sets no_dyn_threshold (glibc-2.36
 		 * malloc/malloc.c:5308-5344), the default value too. */
 		else if (strstr("mmap_threshold trim_threshold top_pad mmap_max", short_name))
@@ -616,7 +668,16 @@ static void env_describe(const struct env_item *it, char *buf, size_t len)
 		snprintf(buf, len, "out of range: ignored silently");
 		break;
 	case ENV_REFUSED:
-		snprintf(buf, len, "above 32 MiB: glibc %d.%d refuses it", g.major, g.minor);
+		/* malloc's setter: the loader stored it (env_setter_max) */
+		if (it->limit % (1u << 20) == 0)
+			snprintf(buf, len, "above %" PRIu64 " MiB: glibc %d.%d refuses it",
+				 it->limit >> 20, g.major, g.minor);
+		else if (it->limit % (1u << 10) == 0)
+			snprintf(buf, len, "above %" PRIu64 " KiB: glibc %d.%d refuses it",
+				 it->limit >> 10, g.major, g.minor);
+		else
+			snprintf(buf, len, "above %" PRIu64 ": glibc %d.%d refuses it",
+				 it->limit, g.major, g.minor);
 		break;
 	case ENV_SECURE:
 		snprintf(buf, len, "secure mode: ignored");

@@ -121,7 +121,7 @@ why_lines() {
 		"(2^20 at most): a frame goes back at most once in 129") ;;
 	tcmalloc/knob) l=("release rate 0 turns IncrementalScavenge off: nothing is returned;" \
 		"calloc() memsets every block (do_calloc), fresh or reused") ;;
-	mimalloc/default) l=("a block over 32 MiB is a huge segment of its own, never cached:" \
+	mimalloc/default) l=("a block over 16 MiB is a huge segment of its own, never cached:" \
 		"free() unmaps it (_mi_arena_free, _mi_os_free); calloc() memsets" \
 		"a huge block in full, even fresh from mmap (_mi_malloc_generic)") ;;
 	mimalloc/knob) l=("a committed 1 GiB arena reserved at start serves huge segments" \
