@@ -8,8 +8,8 @@
 #    glibc's rules (start-up measured, the loop modelled), and the pin's
 #    prediction is a fraction of the defaults'
 #  - the advice follows its rule, which rests on counted faults: the pin,
-#    with its settings, for the packer; for a compressor (gzip: every
-#    policy's faults alike) "the defaults are as good" and no setting,
+#    with its settings, for the packer; for a compressor (gzip: no policy
+#    cuts its faults) "the defaults are as good" and no setting,
 #    three times out of three at the default runs; none from 2 runs; the
 #    rounds rotate (the defaults first in round 1, last in round 2)
 #  - each row's setting reaches the child: ./frames --env, run under every
@@ -228,11 +228,15 @@ grep -q '^advice: none: 2 runs a policy cannot measure the noise' "$TMP/cat" &&
 	! after_rule "$TMP/cat" | grep -qE 'GLIBC_TUNABLES|LD_PRELOAD|mallopt' &&
 	pass "2 runs a policy: no advice, saying why" ||
 	fail "2 runs a policy: no advice" "$(grep -A1 '^advice' "$TMP/cat")"
-# Each run's kept output is written in run order: round 2 starts one row on.
-order=$(cd "$TMP/stdin" && ls -tr -- *.1.out | head -n 1) && order="$order $(cd "$TMP/stdin" && ls -tr -- *.2.out | tail -n 1)"
-[ "$order" = "defaults.1.out defaults.2.out" ] &&
-	pass "the rounds rotate: the defaults run first in round 1, last in round 2" ||
-	fail "the rounds rotate" "first of round 1, last of round 2: $order"
+# Each run appends its row's setting to one file, in run order: round 2
+# starts one row on, so the defaults (no setting) run first, then last.
+"$P" "${PK[@]}" --runs 2 -- sh -c 'echo "${GLIBC_TUNABLES:-}${LD_PRELOAD:-}" >>"$0"' "$TMP/order" \
+	>/dev/null 2>&1
+order=$(awk '$0 == "" { printf "%d ", NR } END { print NR }' "$TMP/order")
+n_rows=$(( $(grep -c . "$TMP/order") / 2 + 1 ))
+[ "$order" = "1 $((2 * n_rows)) $((2 * n_rows))" ] &&
+	pass "the rounds rotate: the defaults run first in round 1, last in round 2 ($n_rows rows)" ||
+	fail "the rounds rotate" "the defaults' runs (line numbers), then the runs: $order"
 n_in=0 n_out=0
 for f in "$TMP"/stdin/*.out; do n_out=$((n_out + 1)); cmp -s "$TMP/in" "$f" && n_in=$((n_in + 1)); done
 # (4 glibc rows, and one a preloaded allocator installed here, 2 runs each)
