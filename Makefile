@@ -451,12 +451,13 @@ test test-all: $(LABS) $(TEST_BINS) $(if $(wildcard build/glibc-2.31/frames),gli
 # ---------------------------------------------------- other builds (ports)
 # Beside the normal binaries, never over them.  tests/ports.sh runs
 # whichever exist (32-bit directly or under qemu-i386, arm64 under
-# qemu-aarch64).  CC32 / CC_ARM64 pick the compilers.
+# qemu-aarch64).  CC32 / CC_ARM64 pick the compilers.  build-arm64 makes
+# the grader's predict too: make kernels' arm64 guests grade with it.
 CC32     ?= gcc -m32
 CC_ARM64 ?= aarch64-linux-gnu-gcc
 .PHONY: build32 build-arm64 sanitize
 build32: $(addprefix build/m32/,$(LABS))
-build-arm64: $(addprefix build/arm64/,$(LABS))
+build-arm64: $(addprefix build/arm64/,$(LABS) tools/grading/predict)
 
 build/m32/%: %.c $(HEADERS) build/kit-rev build/flags
 	@$(call libc_check,$(CC32),libc6-dev-i386 lib32gcc-12-dev)

@@ -253,7 +253,7 @@ gv_submit() {
 	cp -a . "$kit" 2>/dev/null || { fail "glibc $ver: make submit" "could not copy the kit"; return; }
 	rm -rf "$kit/submissions"
 	if ! (cd "$kit" && make -s -B LDLIBS="-Wl,--dynamic-linker=$dir/ld-linux-x86-64.so.2 -Wl,-rpath=$dir" \
-		frames malloc_variance threads yes arenas) >"$TMP/gv-build.txt" 2>&1; then
+		$(lab_programs)) >"$TMP/gv-build.txt" 2>&1; then
 		fail "glibc $ver: the labs linked to its loader" "$(tail -n 3 "$TMP/gv-build.txt")"
 		return
 	fi

@@ -4,8 +4,35 @@
 # run from .ci/run.  Checked here: usage errors, the reason given when qemu
 # is missing, and the table built from recorded console logs
 # (tests/fixtures/kernels/: the ML| lines of real boots, see its README),
-# whose marks and exit status follow from the recorded counts.
+# whose marks and exit status follow from the recorded counts; and, in
+# the quick tier too, the arm64 guests' kit: every lab's program, predict.
 . "$(dirname "$0")/lib.sh" || exit 1
+
+# The arm64 guests run make submit and its grade on the kit image.sh
+# stages: it must hold the registry's programs and the grader's predict,
+# each from make build-arm64's directory (stand-ins here, and one file that
+# is no lab's, which stays out), and stop, naming it, when one was not built.
+mapfile -t want < <(lab_programs)
+want+=(tools/grading/predict)
+mkdir -p "$TMP/arm64/tools/grading"
+for p in "${want[@]}" notalab; do echo "stand-in $p" >"$TMP/arm64/$p"; done
+stage() { (. tools/platforms/kernels/image.sh && prog=kernels && kit_stage "$1" "$TMP/arm64") >/dev/null 2>"$TMP/stage.err"; }
+if stage "$TMP/st"; then
+	got=$(cd "$TMP/st/kit" && grep -l '^stand-in ' -- * tools/grading/* 2>/dev/null | sort | paste -sd' ')
+	[ "$got" = "$(printf '%s\n' "${want[@]}" | sort | paste -sd' ')" ] &&
+		pass "the arm64 guests' kit: the registry's $((${#want[@]} - 1)) programs and predict" ||
+		fail "the arm64 guests' kit carries the registry's programs" "want '${want[*]}', got '$got'"
+else
+	fail "image.sh stages the arm64 guests' kit" "$(tail -n 2 "$TMP/stage.err")"
+fi
+last=${want[-2]}         # the registry's last program
+rm "$TMP/arm64/$last"
+if ! stage "$TMP/st2" && grep -q "no $TMP/arm64/$last (make build-arm64)" "$TMP/stage.err"; then
+	pass "a program make build-arm64 did not build stops the image, named: $last"
+else
+	fail "a program not built stops the image, named" "$(tail -n 2 "$TMP/stage.err")"
+fi
+
 full_only "make kernels' table and report"
 
 check_usage_error "kernels.sh with an unknown option: usage, exit 2" tools/platforms/kernels.sh --bogus

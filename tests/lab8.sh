@@ -7,6 +7,11 @@
 #    and under the pin lie within PACK_TOL of what policies predicts from
 #    glibc's rules (start-up measured, the loop modelled), and the pin's
 #    prediction is a fraction of the defaults'
+#  - the advice follows its rule, which rests on counted faults: the pin,
+#    with its settings, for the packer; for a compressor (gzip: no policy
+#    cuts its faults) "the defaults are as good" and no setting,
+#    three times out of three at the default runs; none from 2 runs; the
+#    rounds rotate (the defaults first in round 1, last in round 2)
 #  - each row's setting reaches the child: ./frames --env, run under every
 #    row with --keep, prints the tunables that row set (and the preloaded
 #    library: a stand-in built here, found through ALLOC_LIBDIR); a
@@ -18,7 +23,7 @@
 #    differs and is a finding, the defaults' and arenas2's are not; under
 #    strace the defaults make one more munmap (its 1 MiB block's own map)
 #  - a failing command: its status and stderr's last line, exit 1, no
-#    "best:"; a timeout kills the run
+#    advice; a timeout kills the run
 #  - arguments reach the command untouched, stdin is replayed to every run,
 #    make lab8 CMD='...' splits CMD as a shell does and expands nothing
 #  - bad input: one line and the usage, exit 2
@@ -26,7 +31,7 @@
 . "$(dirname "$0")/lib.sh" || exit 1
 
 P=./policies
-PK=(--no-strace)
+PK=(--no-strace --runs 1)       # where neither the calls nor the advice matter
 # How far a fault count may stray from its prediction: 1% of it plus 64
 # pages (the kernel's and the loader's own, which vary by a few pages).
 PACK_TOL_PCT=1 PACK_TOL_PAGES=64
@@ -37,9 +42,9 @@ prediction_line() {
 }
 
 # ------------------------------------------------------ the worked example
-"$P" "${PK[@]}" -- "$P" --pack --blocks 12 >"$TMP/pack" 2>"$TMP/pack.err"
+"$P" "${PK[@]}" --runs 3 -- "$P" --pack --blocks 12 >"$TMP/pack" 2>"$TMP/pack.err"
 rc=$?
-cmp_num "./policies -- ./policies --pack --blocks 12: exit status" "$rc" -eq 0
+cmp_num "./policies --runs 3 -- ./policies --pack --blocks 12: exit status" "$rc" -eq 0
 if grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
 	skip "the packer's faults against the model" "THP always: heap faults are bounds"
 else
@@ -54,6 +59,38 @@ read -r p_want _ <<<"$(prediction_line "$TMP/pack" pin)"
 cmp_num "packer: the pin predicts under half the defaults' faults" "$(( ${p_want:-0} * 2 ))" -lt "${d_want:-0}"
 n_same=$(awk '/^(defaults|pin|arenas2|hugetlb1) / && $NF == "=" { n++ } END { print n + 0 }' "$TMP/pack")
 cmp_num "packer: its output is the same under every glibc row" "$n_same" -eq 4
+
+# ------------------------------------------------------------ the advice
+# after_rule FILE: what FILE says from the advice's rule on.
+after_rule() { sed -n '/^rule: /,$p' "$1"; }
+pin_set="GLIBC_TUNABLES=glibc.malloc.mmap_threshold=268435456:"
+after_rule "$TMP/pack" >"$TMP/pack.advice"
+grep -q '^advice: pin\b' "$TMP/pack.advice" && grep -qF "$pin_set" "$TMP/pack.advice" &&
+	grep -qF 'mallopt(M_MMAP_THRESHOLD, 268435456);' "$TMP/pack.advice" &&
+	pass "packer: the advice is the pin (fewer faults in every run), with its settings" ||
+	fail "packer: the advice is the pin, with its settings" "$(head -c 600 "$TMP/pack.advice")"
+# A compressor allocates little and churns nothing: no policy cuts its
+# faults, so no policy may be advised, however the wall times fall.
+if command -v gzip >/dev/null 2>&1; then
+	seq 1 20000 >"$TMP/gz.in"
+	n_good=0 why=
+	for i in 1 2 3; do
+		"$P" --no-strace -- gzip -c "$TMP/gz.in" >"$TMP/gz$i" 2>/dev/null
+		after_rule "$TMP/gz$i" >"$TMP/gz$i.advice"
+		if grep -q "^runs: 5 a policy" "$TMP/gz$i" &&
+		   grep -q '^advice: the defaults are as good' "$TMP/gz$i.advice" &&
+		   ! grep -qE 'GLIBC_TUNABLES|LD_PRELOAD|MALLOC_|mallopt|rebuild' "$TMP/gz$i.advice"; then
+			n_good=$((n_good + 1))
+		else
+			why="run $i: $(grep -e '^runs' -e '^advice' -A1 "$TMP/gz$i" | head -n 4)"
+		fi
+	done
+	[ "$n_good" = 3 ] &&
+		pass "gzip, 5 runs a policy (the default): 'the defaults are as good', no setting, 3 of 3" ||
+		fail "gzip: 'the defaults are as good', no setting, 3 of 3" "$n_good of 3; $why"
+else
+	skip "gzip under every policy: no advice" "gzip is not installed"
+fi
 
 # ------------------------------------------- each setting reaches the child
 mkdir -p "$TMP/lib" "$TMP/keep"
@@ -174,9 +211,9 @@ fi
 
 # -------------------------------------------------------- a failing command
 check_exit "a command that fails: exit 1" 1 "$P" "${PK[@]}" -- sh -c 'echo first >&2; echo oops >&2; exit 3'
-grep -q "^failed: defaults, run 1: exit 3; stderr's last line: oops" "$TMP/out" && ! grep -q '^best:' "$TMP/out" &&
-	pass "a failing command: its status and stderr's last line, no best row" ||
-	fail "a failing command: status and last line" "$(grep -e '^failed' -e '^best' "$TMP/out")"
+grep -q "^failed: defaults, run 1: exit 3; stderr's last line: oops" "$TMP/out" && ! grep -q '^advice:' "$TMP/out" &&
+	pass "a failing command: its status and stderr's last line, no advice" ||
+	fail "a failing command: status and last line" "$(grep -e '^failed' -e '^advice' "$TMP/out")"
 
 # ------------------------------------------------- arguments and the input
 mkdir -p "$TMP/args" "$TMP/stdin"
@@ -186,7 +223,20 @@ cmp -s "$TMP/args.want" "$TMP/args/defaults.1.out" && cmp -s "$TMP/args.want" "$
 	pass "arguments with blanks, quotes and \$ reach the command untouched" ||
 	fail "arguments reach the command untouched" "$(cat "$TMP/args/defaults.1.out")"
 printf 'one\ntwo\n' >"$TMP/in"
-"$P" "${PK[@]}" --runs 2 --keep "$TMP/stdin" -- cat <"$TMP/in" >/dev/null 2>&1
+"$P" "${PK[@]}" --runs 2 --keep "$TMP/stdin" -- cat <"$TMP/in" >"$TMP/cat" 2>&1
+grep -q '^advice: none: 2 runs a policy cannot measure the noise' "$TMP/cat" &&
+	! after_rule "$TMP/cat" | grep -qE 'GLIBC_TUNABLES|LD_PRELOAD|mallopt' &&
+	pass "2 runs a policy: no advice, saying why" ||
+	fail "2 runs a policy: no advice" "$(grep -A1 '^advice' "$TMP/cat")"
+# Each run appends its row's setting to one file, in run order: round 2
+# starts one row on, so the defaults (no setting) run first, then last.
+"$P" "${PK[@]}" --runs 2 -- sh -c 'echo "${GLIBC_TUNABLES:-}${LD_PRELOAD:-}" >>"$0"' "$TMP/order" \
+	>/dev/null 2>&1
+order=$(awk '$0 == "" { printf "%d ", NR } END { print NR }' "$TMP/order")
+n_rows=$(( $(grep -c . "$TMP/order") / 2 + 1 ))
+[ "$order" = "1 $((2 * n_rows)) $((2 * n_rows))" ] &&
+	pass "the rounds rotate: the defaults run first in round 1, last in round 2 ($n_rows rows)" ||
+	fail "the rounds rotate" "the defaults' runs (line numbers), then the runs: $order"
 n_in=0 n_out=0
 for f in "$TMP"/stdin/*.out; do n_out=$((n_out + 1)); cmp -s "$TMP/in" "$f" && n_in=$((n_in + 1)); done
 # (4 glibc rows, and one a preloaded allocator installed here, 2 runs each)

@@ -177,24 +177,31 @@ esac
 echo "git: not in this guest" >&2
 exit 1'
 
-# kit_archive OUT: the kit for the arm64 guests as a newc archive: its
-# files (git's list, tracked and untracked, ignored ones left out) at /kit,
-# the programs cross-built by make build-arm64 in their places, and the
-# stand-ins with their answers.
-kit_archive() {
-	local st p
-	st=$(mktemp -d) || die "mktemp failed"
-	mkdir -p "$st/kit" "$st/ml" "$st/usr/local/bin"
-	git ls-files -z -co --exclude-standard | grep -zv '^\.run/' |
-		(cpio -p0dm --quiet "$st/kit") || die "could not copy the kit's files (needs git)"
-	for p in frames malloc_variance threads yes arenas; do
-		cp "build/arm64/$p" "$st/kit/$p" || die "no build/arm64/$p (make build-arm64)"
+# kit_stage DIR BUILD: the arm64 guests' tree in DIR: the kit's files at
+# DIR/kit (kit_copy), every lab's program (tools/labs/registry) and the
+# grader's predict from BUILD, where make build-arm64 cross-built them, in
+# their places, and the stand-ins with their answers.
+kit_stage() {
+	local st=$1 progs p
+	mkdir -p "$st/kit" "$st/ml" "$st/usr/local/bin" || die "cannot write $st"
+	kit_copy "$st/kit" || die "could not copy the kit's files"
+	progs=$(lab_programs) || die "cannot read tools/labs/registry"
+	for p in $progs tools/grading/predict; do
+		cp "$2/$p" "$st/kit/$p" || die "no $2/$p (make build-arm64)"
 	done
 	aarch64-linux-gnu-gcc --version | head -n 1 >"$st/ml/cc-version"
 	git describe --always --dirty >"$st/ml/kit-describe" 2>/dev/null || : >"$st/ml/kit-describe"
 	git status --porcelain -- '*.c' 'tools/*.h' >"$st/ml/kit-status" 2>/dev/null
 	printf '%s\n' "$STANDIN_CC" >"$st/usr/local/bin/cc" && printf '%s\n' "$STANDIN_GIT" >"$st/usr/local/bin/git" &&
 		chmod 755 "$st/usr/local/bin/cc" "$st/usr/local/bin/git" || die "cannot write $st"
+}
+
+# kit_archive OUT: kit_stage's tree, with make build-arm64's programs, as a
+# newc archive.
+kit_archive() {
+	local st
+	st=$(mktemp -d) || die "mktemp failed"
+	kit_stage "$st" build/arm64
 	(cd "$st" && find . ! -name . | cpio -o -H newc --quiet) >"$1" || die "could not write $1"
 	rm -rf "$st"
 }
