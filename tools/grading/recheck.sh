@@ -63,11 +63,14 @@ for f in $(printf '%s\n' "$regions" | awk '!seen[$2]++ { print $2 }'); do
 	awk -v DO=stub -v STUBS=tools/exercises -f "$EX" "$f" >"$W/$f" || exit 2
 done
 
-# the student's copy of FILE in DIR (the shallowest, at most 3 deep), or "".
-upload_of() {
-	find "$dir" -maxdepth 3 -type f -name "$1" ! -path '*/.*' -printf '%d %p\n' 2>/dev/null |
-		sort -n | head -n 1 | cut -d' ' -f2-
-}
+# The grader's copy of each lab program in DIR (upload_files: the
+# shallowest, at most 3 deep), taken before anything else is read of DIR.
+mkdir "$T/upload" || exit 2
+for f in $(lab_programs | sed 's/$/.c/'); do
+	IFS= read -r -d '' up < <(upload_files "$dir" "$f") && upload_copy "$up" "$T/upload/$f" || rm -f "$T/upload/$f"
+done
+# upload_of FILE: the grader's copy of the student's FILE, or "".
+upload_of() { [ ! -f "$T/upload/$1" ] || echo "$T/upload/$1"; }
 # uses NAME KEY: the words after "KEY:" in tools/exercises/NAME.uses.
 uses() { sed -n "s/^$2:[ \t]*//p" "tools/exercises/$1.uses"; }
 # first_error FILE: the compiler's first error, one line of at most 100.
@@ -93,7 +96,7 @@ prelude() {
 refuse_why() {
 	local r=$1 f=$2 first=$3 up line sym
 	up=$(upload_of "$f")
-	[ -n "$up" ] || { echo "no $f in the upload"; return; }
+	[ -n "$up" ] || { echo "no $f in the upload (a regular file, no link, at most ${UPLOAD_MAX_KB} KB)"; return; }
 	if ! awk -v DO=show -v ONLY="$r" -f "$EX" "$up" >"$T/$r.c" 2>"$T/$r.err"; then
 		line=$(sed -n '1s/^exercise: //p' "$T/$r.err")
 		shown "${line//"$up"/$f}" | cut -c1-100; echo
