@@ -120,7 +120,8 @@ fi
 # re-run in this kit; a sheet counts only for its own login; what the
 # clone's own workflow files say is never read (a one-line edit of run.sh
 # that passes everything changes nothing here); a clone that is missing
-# is a row of its own, and the others are graded all the same.
+# is a row of its own, and the others are graded all the same; a sheet
+# that is a link to /dev/zero or a FIFO is no sheet, never read.
 needs_solution "every exercise" "the Classroom regrade (needs the kit's solutions)" || exit 0
 RG=tools/grading/classroom/regrade.sh
 SMALL=(FRAMES=2 SCALE=100 VARIANCE_ITERS=2000 COUNT_LARGE=200 BYTES=1M)
@@ -132,10 +133,12 @@ mkdir -p "$TMP/cls/hw-ada/answers" "$TMP/cls/hw-bob/answers"
 tools/grading/questions.sh sheet ada >"$TMP/cls/hw-ada/answers/ada.txt"
 cp "$TMP/cls/hw-ada/answers/ada.txt" "$TMP/cls/hw-bob/answers/ada.txt"   # bob hands in ada's sheet
 printf '#!/bin/sh\necho "Score: 999/999"\nexit 0\n' >"$TMP/cls/hw-bob/tools/grading/classroom/run.sh"
+ln -s /dev/zero "$TMP/cls/hw-bob/answers/zero.txt"          # a sheet read without bounds never ends
 for c in hw-ada hw-bob; do
 	(cd "$TMP/cls/$c" && git init -q && git add -A && git -c user.name=s -c user.email=s@example.org commit -qm work) ||
 		fail "a student repository" "git failed in $c"
 done
+mkfifo "$TMP/cls/hw-ada/answers/pipe.txt"                   # (git commits no FIFO)
 env "${SMALL[@]}" REGRADE_LOG="$TMP/rglog" $RG ada="$TMP/cls/hw-ada" bob="$TMP/cls/hw-bob" "$TMP/cls/gone" \
 	>"$TMP/rg.csv" 2>"$TMP/rg.err"; rc=$?
 row_of() { awk -v n="$1" 'NR == n + 1' "$TMP/rg.csv"; }

@@ -509,16 +509,17 @@ if [ -f "$SUB" ]; then
 		fail "grade --csv: copies of one run" "exit $rc, $heads header(s), $flagged in the group, $pairs pairs: $(cut -c1-120 "$CG/csv")"
 	fi
 	# Two hand-ins of one student in a batch (make submit run twice, both
-	# uploaded): stderr names the files and the newest by its date line;
-	# each row's flags say which it is (the columns as they were).  Here
-	# ada's file twice (one date: the later in order is the newest), and
-	# bob's two: the renamed copy of ada's run and his own, later one.
+	# uploaded): stderr names the files, each row's flags say duplicate
+	# (the columns as they were), and neither is picked by its date line,
+	# the file's own word.  Here ada's file twice, and bob's two: the
+	# renamed copy of ada's run and his own, later one.
 	dups=$(grep -c '^grade: 2 files of one student, ' "$CG/err")
 	if [ "$dups" -eq 2 ] &&
-	   grep -q '^grade: 2 files of one student, cg-bob: .*/bob-own\.txt, .*/bob\.txt; the newest (its date line): .*/bob-own\.txt$' "$CG/err" &&
-	   grep -q 'bob-own\.txt,.*,knobs;duplicate-newest,$' "$CG/csv" && grep -q '/bob\.txt,.*,knobs;duplicate-older,' "$CG/csv" &&
-	   grep -q "^$SUB,.*;duplicate-newest," "$CG/csv" && grep -q 'class/ada\.txt,.*;duplicate-older,' "$CG/csv"; then
-		pass "grade --csv: two files of one student are named on stderr and flagged duplicate-newest/-older, twice"
+	   grep -q '^grade: 2 files of one student, cg-bob: .*/bob-own\.txt, .*/bob\.txt; none picked (a date line is the file.s own word)$' "$CG/err" &&
+	   grep -q 'bob-own\.txt,.*,knobs;duplicate,$' "$CG/csv" && grep -q '/bob\.txt,.*,knobs;duplicate,' "$CG/csv" &&
+	   grep -q "^$SUB,.*;duplicate," "$CG/csv" && grep -q 'class/ada\.txt,.*;duplicate,' "$CG/csv" &&
+	   ! grep -q 'duplicate-' "$CG/csv"; then
+		pass "grade --csv: two files of one student are named on stderr and flagged duplicate, none picked, twice"
 	else
 		fail "grade --csv: duplicates of one student" "$dups on stderr: $(grep 'of one student' "$CG/err"); $(grep -o ',[^,]*,[^,]*$' "$CG/csv" | tr '\n' ' ')"
 	fi

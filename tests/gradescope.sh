@@ -69,6 +69,9 @@ json_ok() {
 	pass "$2: results.json valid UTF-8 JSON, score, execution_time, visibility, stdout_visibility"
 }
 score_of() { sed -n 's/^  "score": \([0-9]*\),$/\1/p' "$TMP/$1/results/results.json"; }
+# meta NAME EMAIL EMAIL: the accounts that upload (Gradescope's
+# submission_metadata.json, beside submission/).
+meta() { printf '{"users": [{"email": "%s", "name": "A"}, {"email": "%s", "name": "B"}]}\n' "$2" "$3" >"$TMP/$1/submission_metadata.json"; }
 
 # GRADE=file (a course that grades the file make submit wrote, knowing
 # it is a self-check): the reference submission, its full score.
@@ -89,6 +92,16 @@ awk -F , -v OFS=, '/^csv: / && ++n == 2 { $7 = 1 } 1' "$REF" >"$TMP/forged/submi
 if cmp -s "$REF" "$TMP/forged/submission/ada.txt"; then fail "forged upload" "the edit did not apply"
 else grade_upload forged GRADE=file && json_ok forged "forged upload" &&
 	cmp_num "forged upload scores below the maximum" "$(score_of forged)" -lt "$MAX"; fi
+
+# Two files make submit wrote: neither is picked (by its date line, say,
+# which the student wrote): 0, and the reason.
+new_root two && cp "$REF" "$TMP/two/submission/ada-1.txt" &&
+	sed 's/^date: .*/date: 2099-01-01 00:00:00 UTC/' "$REF" >"$TMP/two/submission/ada-2.txt"
+if grade_upload two GRADE=file && json_ok two "two submissions uploaded"; then
+	[ "$(score_of two)" = 0 ] && grep -q '"output": "the upload holds 2 files make submit wrote: upload one' "$TMP/two/results/results.json" &&
+		pass "GRADE=file: two submissions uploaded score 0, neither picked by its date" ||
+		fail "GRADE=file: two submissions" "$(head -c 300 "$TMP/two/results/results.json")"
+fi
 
 # Empty, missing, binary: no points, a reason, valid JSON.
 new_root empty && : >"$TMP/empty/submission/ada.txt"
@@ -121,12 +134,23 @@ new_root rerunsub && cp "$REF" "$TMP/rerunsub/submission/ada.txt"
 grade_upload rerunsub RERUN=1 && json_ok rerunsub "RERUN=1, a submission uploaded" &&
 	cmp_num "RERUN=1 grades no uploaded measurements" "$(score_of rerunsub)" -eq 0
 
+# GRADE=sheet ties the sheet to the account that uploads it, as code does:
+# a classmate's filled sheet earns nothing, before anything runs.
+new_root sheetfriend && tools/grading/questions.sh sheet ada@uni.example >"$TMP/sheetfriend/submission/answers.txt" &&
+	meta sheetfriend bob@uni.example eve@uni.example
+if grade_upload sheetfriend GRADE=sheet && json_ok sheetfriend "GRADE=sheet, another student's sheet"; then
+	[ "$(score_of sheetfriend)" = 0 ] && grep -q '"output": "the answer sheet is made for .ada@uni.example., not for the account that uploads it' \
+		"$TMP/sheetfriend/results/results.json" && [ ! -e "$TMP/sheetfriend/results/rerun.txt" ] &&
+		pass "GRADE=sheet: a sheet made for another account scores 0 and says why, nothing re-run" ||
+		fail "GRADE=sheet with another student's sheet" "$(head -c 300 "$TMP/sheetfriend/results/results.json")"
+fi
+
 # RERUN=1 with a sheet: make submit here, at the sheet's name; the runs and
 # the kit line grade clean (the zip says which revision it is).  Minutes.
 if ! strace_works; then
 	skip "RERUN=1 re-runs an honest sheet clean" "$STRACE_WHY"
 else
-	new_root rerun && tools/grading/questions.sh sheet ada >"$TMP/rerun/submission/ada.txt"
+	new_root rerun && tools/grading/questions.sh sheet ada >"$TMP/rerun/submission/ada.txt" && meta rerun ada x@uni.example
 	if grade_upload rerun RERUN=1 && json_ok rerun "RERUN=1, a sheet uploaded"; then  # fails itself
 		j=$TMP/rerun/results/results.json
 		bad=$(grep '^    {"name": ' "$j" | grep -v '"name": "answer: ' | grep -v '"status": "passed"' | cut -c1-160)
@@ -156,6 +180,12 @@ new_root stubs && for f in $(lab_programs | sed 's/$/.c/'); do cp "$TMP/ho/$f" "
 if grade_upload stubs "${SMALL[@]}" && json_ok stubs "GRADE=code, the handout's stubs"; then
 	cmp_num "GRADE=code: the stubs score under half" "$((2 * $(score_of stubs)))" -lt "${code_max:-0}"
 fi
+# The stubs in an upload made to trip the grader (tests/lib.sh): the
+# stubs' score (when its names were read as lines, the kit's frames.c).
+new_root hostile && hostile_upload "$TMP/hostile/submission" "$TMP/ho"
+if grade_upload hostile "${SMALL[@]}" && json_ok hostile "GRADE=code, the stubs in a hostile upload"; then
+	cmp_num "GRADE=code: the stubs in a hostile upload score the stubs' $(score_of stubs)" "$(score_of hostile)" -eq "$(score_of stubs)"
+fi
 new_root alone && cp "$REF" "$TMP/alone/submission/ada.txt"
 if grade_upload alone && json_ok alone "GRADE=code, a submission file alone"; then
 	if [ "$(score_of alone)" = 0 ] && grep -q '"output": "this course grades your code' "$TMP/alone/results/results.json"; then
@@ -164,7 +194,6 @@ if grade_upload alone && json_ok alone "GRADE=code, a submission file alone"; th
 fi
 # The sheet of the uploading account: marked, the result after the due
 # date; a friend's sheet: not marked, one test says why.
-meta() { printf '{"users": [{"email": "%s", "name": "A"}, {"email": "%s", "name": "B"}]}\n' "$2" "$3" >"$TMP/$1/submission_metadata.json"; }
 for who in mine friend; do
 	new_root "$who" && cp $(lab_programs | sed 's/$/.c/') "$TMP/$who/submission/"
 	tools/grading/questions.sh sheet ada@uni.example >"$TMP/$who/submission/answers.txt"

@@ -75,15 +75,26 @@ done < <(awk -v DO=list -f $EX $progs)
 kit_copy "$TMP/kit" || fail "a copy of the kit" "kit_copy failed"
 {
 	echo "Only in $H/tools/lib: handout"
-	for f in $progs tools/lib/kit-commit; do echo "Files $TMP/kit/$f and $H/$f differ"; done
+	for f in $progs tools/lib/kit-commit tools/lib/kit-sources tools/grading/grade.awk; do echo "Files $TMP/kit/$f and $H/$f differ"; done
 } >"$TMP/allowed"
 others=$(diff -rq "$TMP/kit" "$H" 2>&1 | grep -v -x -F -f "$TMP/allowed")
 [ -z "$others" ] && pass "the handout holds every other file of the kit, unchanged" ||
 	fail "the handout's other files" "$(printf '%s' "$others" | head -c 300)"
 # The documents ship with it: README, FURTHER.md and every docs/ page.
 docs_in "the handout" "$H"
-[ "$(cat "$H/tools/lib/kit-commit")" = '$Format:%h$' ] && pass "the handout's kit-commit names no commit of the kit" ||
-	fail "the handout's kit-commit" "$(cat "$H/tools/lib/kit-commit")"
+# A handout is its kit's revision with the regions replaced: it names the
+# kit's commit (none from a kit with changes no commit holds), and its
+# sources, hashed with their regions stubbed, are the kit's so hashed,
+# whatever its regions hold (a file make submit writes there names them).
+kv=$(tools/lib/kitversion) hs=$(tools/lib/kitversion --handout-sources)
+case $kv in src-*|*-dirty) want='$Format:%h$' wantv="src-$hs" ;; *) want=$(git rev-parse --short HEAD) wantv=$want ;; esac
+awk -v r=lab1.tune_allocator '{ print } $0 == "/* BEGIN EXERCISE " r " */" { print "/* the student'"'"'s */" }' \
+	"$H/frames.c" >"$TMP/f.c" && cp "$TMP/f.c" "$H/frames.c"
+if [ "$(cat "$H/tools/lib/kit-commit")" = "$want" ] && [ "$(cat "$H/tools/lib/kit-sources")" = "$hs" ] &&
+   [ "$("$H/tools/lib/kitversion")" = "$wantv" ] && [ "$("$H/tools/lib/kitversion" --sources)" = "$hs" ]; then
+	pass "the handout names the kit's revision ($wantv) and its sources with the regions stubbed ($hs), a region edited"
+else fail "the handout's kit lines" "kit-commit $(cat "$H/tools/lib/kit-commit"), kit-sources $(cat "$H/tools/lib/kit-sources"), kitversion $("$H/tools/lib/kitversion") --sources $("$H/tools/lib/kitversion" --sources); want $want $hs"; fi
+awk -v DO=stub -v STUBS=tools/exercises -f $EX "$H/frames.c" >"$TMP/f.c" && cp "$TMP/f.c" "$H/frames.c"
 
 # ------------------------------------------------ the handout's grader
 # No key, and no answer marked: a submission carrying a sheet is graded
@@ -105,8 +116,40 @@ if [ "$(wc -l <"$TMP/err")" -ge 1 ] && grep -q "^grade: --key: the answers' key 
 	pass "... saying why, in one line and the usage"
 else fail "grade.sh --key in a handout: the reason" "$(head -c 300 "$TMP/err")"; fi
 
+# The key is not in the handout: its grade.awk is the kit's without the
+# KEY lines (what marks the answers), so a handout whose mark is deleted,
+# asked for the key, marks nothing and shows none.
+g=$H/tools/grading/grade.awk
+if [ "$(awk '/^# ---- KEY:/ { k = 1 } !k { sub(/^#handout: /, ""); print } /^# ---- END KEY$/ { k = 0 }' \
+	tools/grading/grade.awk)" = "$(cat "$g")" ] && ! grep -q 'ans_num\|ask_frames("ans\.' "$g"; then
+	pass "the handout's grade.awk is the kit's without what marks the answers"
+else fail "the handout's grade.awk" "$(diff tools/grading/grade.awk "$g" | grep -m 3 '^>')"; fi
+if [ -f "$TMP/ans.txt" ]; then
+	cp -r "$H" "$TMP/nomark" && rm "$TMP/nomark/tools/lib/handout"
+	"$TMP/nomark/tools/grade.sh" --key "$TMP/ans.txt" >"$TMP/nomark.out" 2>&1
+	if grep -q '^SKIP  answers  *sheet ' "$TMP/nomark.out" && ! grep -q '^[A-Z]* *answers  *frame_pages' "$TMP/nomark.out" &&
+	   grep -q '^Answers: not marked in a handout$' "$TMP/nomark.out"; then
+		pass "a handout without its mark, grade.sh --key: no answer marked, no key shown"
+	else fail "a handout without its mark prints the key" "$(grep -E 'answers|^Answers' "$TMP/nomark.out" | head -n 4)"; fi
+fi
+
 # ---------------------------------------------------- its own make test
 full_only "the handout's own make test"
+# A file make submit wrote in the handout: the kit's grader knows its kit
+# (a revision with the regions replaced): only the exercises' steps FAIL.
+if [ -n "$(git status --porcelain 2>/dev/null)" ] || ! git rev-parse --git-dir >/dev/null 2>&1; then
+	skip "the kit's grader on a handout's file" "the kit is no clean git checkout: the handout names no commit"
+else
+	(cd "$H" && make -s >/dev/null 2>&1 &&
+		make --no-print-directory submit STUDENT=ho FRAMES=2 SCALE=100 VARIANCE_ITERS=2000 COUNT_LARGE=200 BYTES=1M) \
+		>"$TMP/hsub.out" 2>&1
+	hf=$(sed -n 's/^submission: //p' "$TMP/hsub.out" | tail -n 1)
+	tools/grade.sh "$H/$hf" >"$TMP/hgrade.out" 2>&1; rc=$?
+	HANDOUT=1 graded_clean "the kit's tools/grade.sh on a file make submit wrote in a handout" "$rc" "$TMP/hgrade.out"
+	if [ -n "$hf" ] && ! grep -q 'INTEGRITY' "$TMP/hgrade.out"; then
+		pass "... no INTEGRITY: its kit, $(sed -n 's/^kit: //p' "$H/$hf"), is the kit's revision with the regions replaced"
+	else fail "the kit's grader on a handout's file" "$(grep -m 3 'INTEGRITY\|kit' "$TMP/hgrade.out") $(tail -n 2 "$TMP/hsub.out")"; fi
+fi
 (cd "$H" && make -s >/dev/null 2>&1 && make --no-print-directory test) >"$TMP/ht.out" 2>&1; rc=$?
 last=$(tail -n 1 "$TMP/ht.out")
 if [ $rc = 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed,\ [0-9]+\ skipped$ ]] &&

@@ -341,3 +341,21 @@ shared_submission() {
 	SUB_WHY="make submit $SHARED_KNOBS: exit ${rc:-none}: $(tail -c 300 "$dir/sub.err" 2>/dev/null)"
 	return 1
 }
+
+# hostile_upload DIR FROM: an upload made to trip a grader that reads its file
+# names as lines or follows its links: FROM's frames.c under a directory
+# whose name holds a newline and "0 ." (read as lines, the kit's own
+# frames.c, its solutions), FROM's malloc_variance.c under a name with a
+# leading dash, blanks and quotes; threads.c a symlink to the kit's and a
+# directory link to the kit; yes.c a device (/dev/zero's; a FIFO unless
+# root); arenas.c a FIFO, 4 directories down and under a hidden one.  Only
+# FROM's two files are the student's; the rest is no file of theirs.  Run
+# from the kit's top directory (tests/recheck.sh, tests/gradescope.sh).
+hostile_upload() {
+	local nl="$1/x
+0 ." dash="$1/-d 'q\" s"
+	mkdir -p "$nl" "$dash" "$1/a/b/c" "$1/.h" && cp "$2/frames.c" "$nl/" && cp "$2/malloc_variance.c" "$dash/" &&
+		ln -s "$PWD/threads.c" "$1/threads.c" && ln -s "$PWD" "$1/in" && mkfifo "$1/arenas.c" &&
+		cp arenas.c "$1/a/b/c/" && cp arenas.c "$1/.h/" || return 1
+	mknod "$1/yes.c" c 1 5 2>/dev/null || mkfifo "$1/yes.c"
+}

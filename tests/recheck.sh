@@ -93,6 +93,22 @@ if [ $rc = 1 ] && grep -q '^  lab1.tune_allocator .* taken$' "$TMP/natural.out" 
 	pass "recheck takes natural C: perror() then exit(), sysconf(_SC_PAGESIZE), getpagesize()"
 else fail "recheck takes natural C" "exit $rc: $(grep -A2 'tune_allocator\|page_buffer' "$TMP/natural.out")"; fi
 
+# An upload made to trip a grader (hostile_upload, tests/lib.sh), each
+# region refused where the upload holds it: the kit's own copy, taken
+# instead, would show as "taken".
+mkdir -p "$TMP/bad"
+upload "$TMP/bad" frames.c lab1.tune_allocator '#define X 1\nstatic void tune_allocator(int verbose) { (void)verbose; }'
+upload "$TMP/bad" malloc_variance.c lab2.pool '#define X 1'
+hostile_upload "$TMP/hostile" "$TMP/bad" || fail "a hostile upload" "could not be made"
+$R --verdicts "$TMP/hostile" >"$TMP/hostile.out" 2>&1; rc=$?
+v=$(awk '/^  lab/ { printf "%s%s %s", (n++ ? ", " : ""), $1, $3 }' "$TMP/hostile.out")
+want="lab1.new_frame taken, lab1.tune_allocator REFUSED, lab2.pool REFUSED, lab3.thread_policy REFUSED"
+want="$want, lab5.page_buffer REFUSED, lab6.give_memory_back REFUSED"
+if [ $rc = 1 ] && [ "$v" = "$want" ] && [ "$(grep -c 'a preprocessor line' "$TMP/hostile.out")" = 2 ] &&
+   [ "$(grep -c 'no [a-z_]*\.c in the upload' "$TMP/hostile.out")" = 3 ]; then
+	pass "recheck reads the upload's own files only: newline, dash and quotes in names; links, device, FIFO, too deep, hidden"
+else fail "recheck on a hostile upload" "exit $rc: $v"; fi
+
 # ------------------------------------------------------------ whole runs
 full_only "recheck: whole runs (the kit's solutions, the stubs, tuning outside the regions)"
 needs_solution "every exercise" "recheck: whole runs against the kit's own solutions" || exit 0
@@ -120,6 +136,13 @@ env "${KNOBS[@]}" $R "$TMP/stub" >"$TMP/stub.out" 2>&1; rc=$?
 ss=$(score_of "$TMP/stub.out")
 if [ $rc = 1 ] && [ -n "$ss" ] && [ $((2 * ${ss%/*})) -lt "${ss#*/}" ]; then pass "recheck of the handout's stubs: $ss (under half)"
 else fail "recheck of the stubs" "exit $rc, score '$ss'"; fi
+# The stubs in a hostile upload (hostile_upload): the stubs' score; when
+# the names were read as lines, the kit's own frames.c scored full.
+hostile_upload "$TMP/hostile-stub" "$TMP/stub" || fail "a hostile upload of the stubs" "could not be made"
+env "${KNOBS[@]}" $R "$TMP/hostile-stub" >"$TMP/hostile-stub.out" 2>&1
+hs=$(score_of "$TMP/hostile-stub.out")
+[ -n "$hs" ] && [ "$hs" = "$ss" ] && pass "recheck: the stubs in a hostile upload score the stubs' $hs" ||
+	fail "recheck: the stubs in a hostile upload" "$hs against the stubs' $ss"
 cp -r "$TMP/stub" "$TMP/ctor"
 printf '%s\n' '__attribute__((constructor)) static void cheat(void) { mallopt(M_MMAP_MAX, 0); mallopt(M_TRIM_THRESHOLD, -1); }' \
 	>>"$TMP/ctor/frames.c"

@@ -41,8 +41,8 @@
 # each pair is listed on stderr with how alike it is; a copy's status is
 # REVIEW and its score 0 (the withheld score in same_run_as).  A file not
 # graded has status none and its reason in flags.  Two files of one
-# student are named on stderr, and flagged duplicate-newest or
-# duplicate-older (by their date lines).
+# student are named on stderr, and each flagged duplicate: none is picked
+# by what it says of itself (its date line).
 #
 # In a DIR, a *.part (a make submit that did not finish) and a hidden file
 # are not graded: a note on stderr names each.  However many files, the
@@ -111,26 +111,29 @@ git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1 && HAVE_GIT=1
 # that revision's sources as git holds them: "changed" otherwise.  Without
 # git, a revision this kit names itself (a ZIP download graded by its own
 # kit: OWN_KIT) is held to this kit's sources (OWN_SOURCES) the same way.
-OWN_KIT= OWN_SOURCES=
-if [ $HAVE_GIT = 0 ]; then
-	OWN_KIT=$("$ROOT/tools/lib/kitversion" 2>/dev/null)
-	OWN_SOURCES=$("$ROOT/tools/lib/kitversion" --sources 2>/dev/null)
-fi
+# (With git too, for a revision git lacks: a handout, a student's
+# repository, names the kit commit it was made from.)
+OWN_KIT=$("$ROOT/tools/lib/kitversion" 2>/dev/null)
+OWN_SOURCES=$("$ROOT/tools/lib/kitversion" --sources 2>/dev/null)
+OWN_HANDOUT_SOURCES=$("$ROOT/tools/lib/kitversion" --handout-sources 2>/dev/null)
 kit_status() { # REV: yes, no, unknown or changed (above)
 	rev=${1%-dirty}
 	case $rev in ''|-*|*[!A-Za-z0-9._-]*) echo no; return ;; esac
 	case $rev in src-*)
-		if [ "${rev#src-}" = "$("$ROOT/tools/lib/kitversion" --sources 2>/dev/null)" ]; then echo yes; else echo no; fi
+		case ${rev#src-} in "$OWN_SOURCES"|"$OWN_HANDOUT_SOURCES") echo yes ;; *) echo no ;; esac
 		return ;;
 	esac
+	# (a handout of REV is REV with the regions replaced: its sources are
+	# REV's with the regions stubbed, --handout-sources)
 	if [ $HAVE_GIT = 1 ] && [ -n "${KIT_SOURCES:-}" ] && [ "$KIT_SOURCES" != unknown ] &&
 	   git -C "$ROOT" cat-file -e "$rev^{commit}" 2>/dev/null &&
-	   [ "$KIT_SOURCES" != "$("$ROOT/tools/lib/kitversion" --sources "$rev" 2>/dev/null)" ]; then
+	   [ "$KIT_SOURCES" != "$("$ROOT/tools/lib/kitversion" --sources "$rev" 2>/dev/null)" ] &&
+	   [ "$KIT_SOURCES" != "$("$ROOT/tools/lib/kitversion" --handout-sources "$rev" 2>/dev/null)" ]; then
 		echo changed; return
 	fi
-	if [ $HAVE_GIT = 0 ] && [ -n "$OWN_KIT" ] && [ "$rev" = "$OWN_KIT" ] &&
-	   [ -n "${KIT_SOURCES:-}" ] && [ "$KIT_SOURCES" != unknown ]; then
-		if [ "$KIT_SOURCES" = "$OWN_SOURCES" ]; then echo yes; else echo changed; fi
+	if [ -n "$OWN_KIT" ] && [ "$rev" = "$OWN_KIT" ] && [ -n "${KIT_SOURCES:-}" ] && [ "$KIT_SOURCES" != unknown ] &&
+	   { [ $HAVE_GIT = 0 ] || ! git -C "$ROOT" cat-file -e "$rev^{commit}" 2>/dev/null; }; then
+		case $KIT_SOURCES in "$OWN_SOURCES"|"$OWN_HANDOUT_SOURCES") echo yes ;; *) echo changed ;; esac
 		return
 	fi
 	if [ $HAVE_GIT = 1 ]; then

@@ -15,9 +15,11 @@
 # A copy's status becomes REVIEW and its score 0 (the score it would have
 # had is in same_run_as): no copy scores until a person has looked.
 # One student with several files (make submit run twice, both handed in):
-# each of their rows gets duplicate-newest or duplicate-older (by the date
-# line) added to its flags, the row's last field, and a line on stderr
-# names the files; not a failure by itself.
+# each of their rows gets "duplicate" added to its flags, the row's last
+# field, and a line on stderr names the files; not a failure by itself.
+# None is picked: which is newer only the files themselves say (their
+# date lines; their mtimes are the student's machine's too), so the
+# instructor decides.
 function find(i) { while (up[i] != i) i = up[i]; return i }
 {
 	n++; name[n] = ""
@@ -29,7 +31,6 @@ function find(i) { while (up[i] != i) i = up[i]; return i }
 	if (who[n] != "") {
 		if (!(who[n] in files)) wseen[++nw] = who[n]
 		files[who[n]]++
-		if (!(who[n] in newest) || when[n] >= when[newest[who[n]]]) newest[who[n]] = n
 	}
 	up[n] = n
 	split("", mine); split("", shared); no = 0
@@ -58,12 +59,11 @@ END {
 		l = ""
 		for (i = 1; i <= n; i++) if (name[i] != "" && who[i] == w) {
 			l = l (l == "" ? "" : ", ") name[i]
-			t = i == newest[w] ? "duplicate-newest" : "duplicate-older"
 			row[i] = substr(row[i], 1, length(row[i]) - length(csv_field(flags[i]))) \
-				csv_field(flags[i] (flags[i] == "" ? "" : ";") t)
+				csv_field(flags[i] (flags[i] == "" ? "" : ";") "duplicate")
 		}
-		printf "grade: %d files of one student, %s: %s; the newest (its date line): %s\n", files[w], w, l, \
-			name[newest[w]] > "/dev/stderr"
+		printf "grade: %d files of one student, %s: %s; none picked (a date line is the file's own word)\n", \
+			files[w], w, l > "/dev/stderr"
 	}
 	for (i = 1; i <= n; i++) if (name[i] != "") { r = find(i); size[r]++ }
 	for (i = 1; i <= n; i++) if (name[i] != "" && size[find(i)] > 1 && !(find(i) in gno)) gno[find(i)] = ++groups

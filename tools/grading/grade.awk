@@ -196,7 +196,7 @@ function out(st, step, chk, got, want, tol, pts, why,    p) {
 	if (MODE == "check") { check_out(st, step, chk, got, want, tol, pts, why); return }
 	# A handout's grader marks no answer, nor the runs whose numbers are
 	# the answers: answers() says so in one line.
-	if (ANSWERING && HANDOUT) return
+	if (ANSWERING && !marks_answers()) return
 	# The sheet's part: what the model wants is the key (the runs at the
 	# sheet's parameters want the answers' very numbers): shown only with
 	# SHOWKEY, as is a tolerance that is a share of it.
@@ -843,7 +843,7 @@ function grade_one() {
 	GV1 = gv[1] + 0; GV2 = gv[2] + 0
 	for (i = 1; i <= ngraded; i++)
 		if (MODE != "check" || STEP_EX[STEP_N[GRADED[i]]] != "") ask_step(GRADED[i], GCHECK[i])
-	if (HAVE_ANS && !HANDOUT && MODE != "check") ask_answers()
+	if (HAVE_ANS && marks_answers() && MODE != "check") ask_answers()
 	if (!predictions()) return 2
 
 	if (MODE == "check") {
@@ -900,7 +900,7 @@ function grade_one() {
 	if (integ) { score = 0; ascore = 0 }
 	rep(sprintf("Status: %s%s", STATUS, integ ? " (" integ " integrity check(s) failed: no score)" : ""))
 	rep(sprintf("Answers: %s", !HAVE_ANS ? "none (no answer sheet in the submission)" : \
-		HANDOUT ? "not marked in a handout" : ascore + 0 "/" atotal))
+		!marks_answers() ? "not marked in a handout" : ascore + 0 "/" atotal))
 	rep(sprintf("Score: %d/%d", score, total))
 	if (MODE == "feedback") feedback()
 	if (MODE == "gradescope") gradescope()
@@ -1181,6 +1181,12 @@ function integrity(    i, r, k, n, a, c, col, nc, bad, known, rid, b, o, fam, se
 }
 
 # ------------------------------------------------------------- answers
+# ---- KEY: what marks the answers, so computes their key.  make handout
+# (tools/grading/handout.sh) ships grade.awk with the lines from here to
+# END KEY left out and the "#handout: " lines below it as code: a handout
+# holds nothing that marks an answer, marker file or not (tests/handout.sh).
+# marks_answers(): whether the sheet's part is marked and shown.
+function marks_answers() { return !HANDOUT }
 # Each answer against first principles for this student's parameters
 # (tools/grading/questions.sh) and this machine's header, as grade_frames()
 # models the runs; listed and scored apart from the runs (Answers: N/M,
@@ -1258,7 +1264,7 @@ function answers(    S, P, BUF, u, t, v, ok, w, f) {
 		out("SKIP", "answers", "sheet", "-", "-", "-", 0, "no answer sheet (make questions STUDENT=name; make submit ANSWERS=file)")
 		return
 	}
-	if (HANDOUT) {
+	if (!marks_answers()) {
 		out("SKIP", "answers", "sheet", "-", "-", "-", 0, "a handout marks no answer: your course's grader does")
 		return
 	}
@@ -1291,6 +1297,10 @@ function answers(    S, P, BUF, u, t, v, ok, w, f) {
 }
 # Two frames' system calls, from the model's count for frames 3 and 4.
 function half(n) { return n == "none" ? n : n / 2 }
+# ---- END KEY
+#handout: function marks_answers() { return 0 }
+#handout: function ask_answers() { }
+#handout: function answers() { out("SKIP", "answers", "sheet", "-", "-", "-", 0, "a handout marks no answer: your course's grader does") }
 
 # ------------------------------------------------------ for the gradebook
 # One row: file,student,date,status,score,max,answers,answers_max,fails,

@@ -4,7 +4,8 @@
 # every exercise region (tools/lib/exercise.awk) replaced by its stub from
 # tools/exercises/: the skeleton as shipped, no solution in it.  The file
 # tools/lib/handout marks the copy, so that its doors know what it is:
-# grade.sh shows no key and marks no answer (the course's grader does),
+# grade.sh marks no answer (the course's grader does; its grade.awk holds
+# no code that would, so deleting the mark shows no key either),
 # make handout and make autograder refuse (they need the solutions), and
 # the tests that need a solution skip by name (make check grades those).
 # DIR must not exist yet, or be empty, and lie outside the kit; the copy is
@@ -41,10 +42,22 @@ kit_copy "$stage" || die "the kit could not be copied"
 for f in $(printf '%s\n' "$regions" | awk '!seen[$2]++ { print $2 }'); do
 	awk -v DO=stub -v STUBS=tools/exercises -f tools/lib/exercise.awk "$f" >"$stage/$f" || exit 1
 done
-# A ZIP download's tools/lib/kit-commit names the kit's commit; the
-# handout's sources are not that commit's, so it names none (kitversion
-# then hashes the handout's own sources, or asks git where there is one).
-printf '%s\n' '$Format:%h$' >"$stage/tools/lib/kit-commit"
+# No key: grade.awk without what marks the answers (its KEY lines), with
+# its "#handout: " lines in their place.
+awk '/^# ---- KEY:/ { key = 1 } key { if (/^# ---- END KEY$/) key = 0; next } { sub(/^#handout: /, ""); print }' \
+	tools/grading/grade.awk >"$stage/tools/grading/grade.awk" || die "cannot write the handout's grade.awk"
+grep -q '^function ask_answers() { }$' "$stage/tools/grading/grade.awk" || die "grade.awk's KEY lines are not where handout.sh looks"
+# A handout is its kit's revision with the regions replaced: it names the
+# kit's commit (tools/lib/kit-commit) with the hash of the kit's sources,
+# regions stubbed (tools/lib/kit-sources), so that a file make submit
+# writes there names a revision the kit's grader knows (tools/lib/
+# kitversion).  A kit with changes no commit holds names none.
+v=$(tools/lib/kitversion 2>/dev/null) c=
+case $v in ''|src-*|*-dirty) ;;
+*) c=$(git rev-parse --short HEAD 2>/dev/null || tr -cd 'A-Za-z0-9' <tools/lib/kit-commit) ;;
+esac
+printf '%s\n' "${c:-\$Format:%h\$}" >"$stage/tools/lib/kit-commit" &&
+	tools/lib/kitversion --handout-sources >"$stage/tools/lib/kit-sources" || die "cannot write the handout's kit lines"
 {
 	echo "# A malloc-labs handout: the exercise regions hold their stubs."
 	echo "# Its doors read this file: see tools/grading/handout.sh."

@@ -73,14 +73,20 @@ stubbed_kit() {
 	done
 }
 
-# the student's copy of FILE in DIR (the shallowest, at most 3 deep), or "".
-upload_of() {
-	find "$dir" -maxdepth 3 -type f -name "$1" ! -path '*/.*' -printf '%d %p\n' 2>/dev/null |
-		sort -n | head -n 1 | cut -d' ' -f2-
-}
+# DIR is this kit itself (make check)?
+own=0 label=$(shown "$1")
+[ "$(cd "$dir" && pwd -P)" = "$(pwd -P)" ] && own=1 label="this kit's programs"
+# The grader's copy of each lab program in DIR (upload_files: the
+# shallowest, at most 3 deep), taken before anything else is read of DIR.
+mkdir "$T/upload" || exit 2
+[ $own = 1 ] || for f in $(lab_programs | sed 's/$/.c/'); do
+	IFS= read -r -d '' up < <(upload_files "$dir" "$f") && upload_copy "$up" "$T/upload/$f" || rm -f "$T/upload/$f"
+done
 # student_file FILE: the student's FILE: this kit's own when DIR is the
-# kit itself (make check), else the upload's.
-student_file() { if [ $own = 1 ]; then echo "$KIT/$1"; else upload_of "$1"; fi; }
+# kit itself (make check), else the grader's copy of the upload's, or "".
+student_file() {
+	if [ $own = 1 ]; then echo "$KIT/$1"; elif [ -f "$T/upload/$1" ]; then echo "$T/upload/$1"; fi
+}
 # uses NAME KEY: the words after "KEY:" in tools/exercises/libc.uses (what
 # every region may name) and in tools/exercises/NAME.uses (its own).
 uses() { sed -n "s/^$2:[ \t]*//p" tools/exercises/libc.uses "tools/exercises/$1.uses" | tr "\n" " "; }
@@ -110,7 +116,7 @@ prelude() {
 refuse_why() {
 	local r=$1 f=$2 first=$3 up line sym
 	up=$(student_file "$f")
-	[ -n "$up" ] || { echo "no $f in the upload"; return; }
+	[ -n "$up" ] || { echo "no $f in the upload (a regular file, no link, at most ${UPLOAD_MAX_KB} KB)"; return; }
 	if ! awk -v DO=show -v ONLY="$r" -f "$EX" "$up" >"$T/$r.c" 2>"$T/$r.err"; then
 		line=$(sed -n '1s/^exercise: //p' "$T/$r.err")
 		shown "${line//"$up"/$f}" | cut -c1-100; echo
@@ -161,9 +167,6 @@ take() {
 	cp "$T/before.c" "$W/$2"
 }
 
-# DIR is this kit itself (make check)?
-own=0 label=$(shown "$1")
-[ "$(cd "$dir" && pwd -P)" = "$(pwd -P)" ] && own=1 label="this kit's programs"
 # In this kit (make check), a region's verdict is kept in build/verdicts/
 # under a checksum of all it depends on here (its program, whose headers'
 # the macros are, its .uses files, this checker, the compiler's name), so

@@ -316,3 +316,33 @@ kit_copy() {
 			--exclude=./tools/grading/sandbox . | tar -xf - -C "$1"
 	fi
 }
+
+# The files of an upload (Gradescope's submission/, a student's clone) are
+# data: their names may hold any byte, a newline too, and a leading dash;
+# an entry may be a symlink out of the upload, a device or a FIFO.  The
+# grader lists them NUL-separated, never follows a symlink, reads only
+# regular files within UPLOAD_MAX_KB and UPLOAD_SECONDS each, and works on
+# its own copies after.  (a lab program is ~40 KB, a submission ~50 KB)
+UPLOAD_MAX_KB=4096 UPLOAD_SECONDS=10
+# upload_files DIR NAME [DEPTH]: the regular files named NAME (a find
+# -name pattern) in DIR, at most DEPTH (default 3) directories down, each
+# ended by a NUL, the shallowest first, then by path.  Left out: what lies
+# under a hidden name, a symlink (find walks DIR without following one, so
+# every path lies inside DIR), a device, a FIFO, a socket, a file this
+# user cannot read or one over UPLOAD_MAX_KB, and what find has not
+# reached in UPLOAD_SECONDS.  DIR itself may be a symlink.
+upload_files() {
+	local d=$1
+	case $d in -*) d=./$d ;; esac
+	timeout "$UPLOAD_SECONDS" find -H "$d" -mindepth 1 -maxdepth "${3:-3}" -name '.*' -prune -o \
+		-type f -name "$2" -readable -size -"$UPLOAD_MAX_KB"k -printf '%d %p\0' 2>/dev/null |
+		sort -z -k1,1n -k2 | cut -z -d' ' -f2-
+}
+# upload_copy FILE DEST: the grader's own copy of an upload's FILE (one
+# upload_files listed) at DEST: at most UPLOAD_MAX_KB read, in at most
+# UPLOAD_SECONDS (FILE may have been swapped for a FIFO or a device since);
+# non-zero when FILE is no longer a regular file or could not be read.
+upload_copy() {
+	[ -f "$1" ] && [ ! -L "$1" ] || return 1
+	timeout "$UPLOAD_SECONDS" head -c "$((UPLOAD_MAX_KB * 1024))" -- "$1" >"$2" 2>/dev/null
+}

@@ -9,7 +9,8 @@
 #     clone's lab programs and measures them in this kit's own programs;
 #   - the sheet: answers/*.txt made for LOGIN (the clone's GitHub login:
 #     LOGIN=, or the clone's directory name), re-run here by make submit
-#     at that name and graded; a sheet made for another name earns 0.
+#     at that name and graded; a sheet made for another name earns 0,
+#     and so do two made for LOGIN (neither is picked by what it says).
 # Standard output: the gradebook CSV, a header, then a row a clone in the
 # order given: student,clone,score,max,answers,answers_max,refused,note
 # (refused: the exercises whose regions were refused; note: why a clone
@@ -65,18 +66,29 @@ for arg in "$@"; do
 	refused=$(awk '$3 == "REFUSED" { printf "%s%s", (n++ ? " " : ""), $1 }' "$out.code")
 	# The sheet: the one made for this login, re-run here.
 	answers= amax= note=
-	sheets=$(grep -l '^answers: malloc-labs-answers' "$clone"/answers/*.txt 2>/dev/null)
-	mine=$(for s in $sheets; do
+	# (the grader's copies of the clone's answers/*.txt, read with bounds:
+	# upload_files, upload_copy; a link, a device or a FIFO is no sheet)
+	sheets=() mine= n=0
+	while IFS= read -r -d '' s; do
+		rel=${s#"$clone"} rel=${rel#/}
+		[[ $rel == answers/* && $rel != answers/*/* ]] || continue
+		n=$((n + 1)) c=$out.answer-$n.txt
+		upload_copy "$s" "$c" && grep -q '^answers: malloc-labs-answers' "$c" && sheets+=("$c")
+	done < <(upload_files "$clone" '*.txt' 2)
+	n=0
+	for s in ${sheets[@]+"${sheets[@]}"}; do
 		w=$(sed -n 's/^student: //p' "$s" | head -n 1 | tr -d '\r')
-		[ "$(printf '%s' "$w" | tr 'A-Z' 'a-z')" = "$(printf '%s' "$login" | tr 'A-Z' 'a-z')" ] && { echo "$s"; break; }
-	done)
-	if [ -n "$mine" ]; then
+		[ "$(printf '%s' "$w" | tr 'A-Z' 'a-z')" = "$(printf '%s' "$login" | tr 'A-Z' 'a-z')" ] && mine=$s n=$((n + 1))
+	done
+	if [ $n -gt 1 ]; then   # never one picked by what it says of itself
+		answers=0 note="$n answer sheets are made for $login: none is graded (keep one)"; mine=
+	elif [ -n "$mine" ]; then
 		who=$(sed -n 's/^student: //p' "$mine" | head -n 1 | tr -d '\r')
 		if STUDENT=$who ANSWERS=$mine OUT=$out.sheet.txt tools/submit.sh >"$out.sheet.log" 2>&1 &&
 		   tools/grade.sh --csv "$out.sheet.txt" >"$out.sheet.csv" 2>/dev/null; [ -s "$out.sheet.csv" ]; then
 			answers=$(field "$out.sheet.csv" answers) amax=$(field "$out.sheet.csv" answers_max)
 		else note="the sheet could not be re-run: $(shown "$(tail -n 1 "$out.sheet.log")")"; bad=1; fi
-	elif [ -n "$sheets" ]; then
+	elif [ ${#sheets[@]} -gt 0 ]; then
 		answers=0 note="the answer sheet is not made for $login"
 	fi
 	row "$login" "$arg" "$score" "$max" "$answers" "$amax" "$refused" "$note"
