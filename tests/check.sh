@@ -210,11 +210,12 @@ if [ $rc != 0 ] && grep -q 'lab1.tune-malloc  *brk/2frames  *missing' "$TMP/cras
    grep -q '^lab1.new_frame .* OK ' "$TMP/crash.out"; then
 	pass "a tune_allocator() that aborts: no count of its runs is read, and new_frame() is graded as before"
 else fail "a crashing region" "exit $rc: $(grep -m 4 'tune-malloc\|exited' "$TMP/crash.out")"; fi
-# A region that never returns: stopped at CHECK_TIMEOUT, said so.
+# A region that never returns: stopped at CHECK_TIMEOUT seconds of CPU
+# (ulimit -t: SIGXCPU, 152), said so.
 awk '/^\/\* BEGIN EXERCISE lab6\.give_memory_back \*\/$/ { print; print "static int give_memory_back(void) { volatile int spin = 1; while (spin) continue; return 0; }"; skip = 1; next }
      /^\/\* END EXERCISE/ { skip = 0 } !skip' arenas.c >"$S/arenas.c"
 (cd "$S" && make -s >/dev/null 2>&1 && CHECK_TIMEOUT=3 make -s check "${KNOBS[@]}") >"$TMP/hang.out" 2>/dev/null
-if grep -q 'exited 124 (over CHECK_TIMEOUT=3 s)' "$TMP/hang.out" && grep -q '^Score: ' "$TMP/hang.out"; then
+if grep -q 'exited 152 (stopped: over CHECK_TIMEOUT=3 s of CPU' "$TMP/hang.out" && grep -q '^Score: ' "$TMP/hang.out"; then
 	pass "a give_memory_back() that never returns: stopped at CHECK_TIMEOUT, scored, and make check ends"
 else fail "a hanging region" "$(grep -m 3 'trim\|Score' "$TMP/hang.out")"; fi
 # A count the program misprints: its harness patched to print the faults

@@ -31,7 +31,8 @@
 # grade an exercise (tools/grading/steps), a header line "steps: exercise"
 # (the grader refuses such a file as a submission), a failing run recorded
 # (exit: and its stderr's last line) instead of stopping, each run bounded
-# by CHECK_TIMEOUT seconds (default 300), each run not under strace made
+# by CHECK_TIMEOUT seconds of CPU (default 20; an honest run takes a few)
+# and five times that of wall time (a run that blocks), each run not under strace made
 # through tools/grading/wait4run (its "wait4:" line: the process's faults
 # as the kernel counted them), and no summary for a person.
 #
@@ -51,8 +52,21 @@ case ${MALLOC_LABS_STEPS:-} in
 exercise) STEPS_KIND=exercise PROG=check prog=check ;;
 *) echo "$PROG: MALLOC_LABS_STEPS is exercise or unset, not '${MALLOC_LABS_STEPS}'" >&2; exit 2 ;;
 esac
-CHECK_TIMEOUT=${CHECK_TIMEOUT:-300}
+CHECK_TIMEOUT=${CHECK_TIMEOUT:-20}
 . tools/lib/lib.sh || exit 1        # strace_works, strace_calls, lab_programs
+need_number CHECK_TIMEOUT "$CHECK_TIMEOUT" 1 3600
+# A limit of CPU time, not of wall time, so that a loaded machine scores
+# what an idle one does; the wall limit catches a run that blocks.
+WALL_TIMEOUT=$((CHECK_TIMEOUT * 5))
+# over_limit RC: why a run that exited RC was stopped, or nothing: 124 is
+# timeout's (wall), 152 SIGXCPU's and 137 SIGKILL's (ulimit -t, or the
+# sandbox's CPU limit; SIGKILL is also what a run out of memory may get).
+over_limit() {
+	case $1 in
+	124) echo " (over ${WALL_TIMEOUT} s of wall time: CHECK_TIMEOUT x 5)" ;;
+	152|137) echo " (stopped: over CHECK_TIMEOUT=$CHECK_TIMEOUT s of CPU, or killed)" ;;
+	esac
+}
 
 usage() {
 	echo "usage: tools/submit.sh   (environment: STUDENT FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES OUT ANSWERS)" >&2
@@ -382,13 +396,13 @@ while IFS='|' read -r id kind envs args; do
 		rm -f "$WORK/wait4"
 		new_box
 		[ "$kind" = run ] && outside=(tools/grading/wait4run --report "$WORK/wait4")
-		(ulimit -f 16384 && timeout -k 5 "$CHECK_TIMEOUT" env ${envv[@]+"${envv[@]}"} \
+		(ulimit -f 16384 -t "$CHECK_TIMEOUT" && timeout -k 5 "$WALL_TIMEOUT" env ${envv[@]+"${envv[@]}"} \
 			${outside[@]+"${outside[@]}"} ${box[@]+"${box[@]}"} "${cmd[@]}") >"$WORK/out" 2>"$WORK/err" || rc=$?
 		{
 			echo "@run $id"
 			echo "cmd: ${cmd[*]}"
 			echo "env: ${envs/#-/(none)}"
-			echo "exit: $rc$([ $rc = 124 ] && echo " (over CHECK_TIMEOUT=$CHECK_TIMEOUT s)")"
+			echo "exit: $rc$(over_limit $rc)"
 			[ -s "$WORK/wait4" ] && head -n 1 "$WORK/wait4"
 			[ $rc = 0 ] || echo "stderr: $(grep -v '^$' "$WORK/err" | tail -n 1 | cut -c1-200)"
 			head -c 65536 "$WORK/out" | sed 's/^/csv: /'
