@@ -211,13 +211,15 @@ if [ $rc != 0 ] && grep -q 'lab1.tune-malloc  *brk/2frames  *missing' "$TMP/cras
 	pass "a tune_allocator() that aborts: no count of its runs is read, and new_frame() is graded as before"
 else fail "a crashing region" "exit $rc: $(grep -m 4 'tune-malloc\|exited' "$TMP/crash.out")"; fi
 # A region that never returns: stopped at CHECK_TIMEOUT seconds of CPU
-# (ulimit -t: SIGXCPU, 152), said so.
+# (ulimit -t: SIGXCPU, 152), or on a machine too busy to give it that CPU,
+# at five times that of wall time (124); said so either way.
 awk '/^\/\* BEGIN EXERCISE lab6\.give_memory_back \*\/$/ { print; print "static int give_memory_back(void) { volatile int spin = 1; while (spin) continue; return 0; }"; skip = 1; next }
      /^\/\* END EXERCISE/ { skip = 0 } !skip' arenas.c >"$S/arenas.c"
 (cd "$S" && make -s >/dev/null 2>&1 && CHECK_TIMEOUT=3 make -s check "${KNOBS[@]}") >"$TMP/hang.out" 2>/dev/null
-if grep -q 'exited 152 (stopped: over CHECK_TIMEOUT=3 s of CPU' "$TMP/hang.out" && grep -q '^Score: ' "$TMP/hang.out"; then
+if grep -Eq 'exited (152|137) \(stopped: over CHECK_TIMEOUT=3 s of CPU|exited 124 \(over 15 s of wall time' "$TMP/hang.out" &&
+   grep -q '^Score: ' "$TMP/hang.out"; then
 	pass "a give_memory_back() that never returns: stopped at CHECK_TIMEOUT, scored, and make check ends"
-else fail "a hanging region" "$(grep -m 3 'trim\|Score' "$TMP/hang.out")"; fi
+else fail "a hanging region" "$(grep -m 3 'exited\|Score' "$TMP/hang.out")"; fi
 # A count the program misprints: its harness patched to print the faults
 # of one frame in every N, which is what a region scribbling over the
 # harness's counters would aim for (the untuned stub then prints the

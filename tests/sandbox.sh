@@ -41,13 +41,18 @@ W=$TMP/w
 mkdir -p "$W" && cp frames "$W/" && chmod 711 "$TMP"
 # attack NAME [OPTION...] -- COMMAND...: run as the re-run runs a program
 # (as USER_AS, when set: setpriv to that uid); out, err and rc in $TMP.
+# As root the attacks run as uid SBU, not the sandbox's default 64999:
+# other test files re-run code as 64999 meanwhile, and without namespaces
+# the sandbox ends every process of its uid (their runs too).
+SBU=64998
 attack() {
-	local name=$1 pre=()
+	local name=$1 pre=() as=(--uid "$SBU")
 	shift
+	[ -z "${USER_AS:-}" ] || as=()
 	rm -rf "$TMP/box" && mkdir -m 700 "$TMP/box" && { [ -z "${USER_AS:-}" ] || chown "$USER_AS" "$TMP/box"; }
 	[ -n "${USER_AS:-}" ] && pre=(setpriv --reuid="$USER_AS" --regid="$USER_AS" --clear-groups)
 	[ -n "${NONS:-}" ] && pre+=("$PWD/tests/bin/nons")
-	(cd "$W" && timeout -k 2 30 ${pre[@]+"${pre[@]}"} "$SB" --dir "$TMP/box" --ro "$W" "$@") \
+	(cd "$W" && timeout -k 2 30 ${pre[@]+"${pre[@]}"} "$SB" "${as[@]}" --dir "$TMP/box" --ro "$W" "$@") \
 		>"$TMP/$name.out" 2>"$TMP/$name.err"
 	echo $? >"$TMP/$name.rc"
 }
@@ -66,7 +71,7 @@ left() {
 
 # attacks TAG: every attack, in the isolation TAG names
 attacks() {
-	local tag=$1 u=${USER_AS:-64999}
+	local tag=$1 u=${USER_AS:-$SBU}
 	attack ok -- sh -c 'echo ok >"$TMPDIR/f" && cat "$TMPDIR/f"'
 	[ "$(cat "$TMP/ok.out")" = ok ] && pass "$tag: a program runs, and writes its private directory" ||
 		fail "$tag: an honest run" "exit $(rc_of ok): $(head -c 200 "$TMP/ok.err")"

@@ -411,8 +411,12 @@ int main(int argc, char **argv)
 	if (!o.ns) {
 		/* Root in a container that may not make namespaces (seccomp):
 		 * the uid and the limits only; every process left of the uid is
-		 * killed after the command, or when this is stopped (timeout). */
+		 * killed after the command, or when this is stopped (timeout).
+		 * They are reparented here, not to PID 1, and reaped: a zombie
+		 * still counts against the next run's process limit. */
 		the_opts = &o;
+		if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+			fail("prctl(PR_SET_CHILD_SUBREAPER)");
 		signal(SIGTERM, stopped);
 		signal(SIGINT, stopped);
 		signal(SIGHUP, stopped);
@@ -423,6 +427,8 @@ int main(int argc, char **argv)
 			run(&o, root, argv);
 		c = wait_for(pid);
 		kill_uid(&o);
+		while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+			continue;
 		if (o.probe)
 			rmdir(probe_dir);
 		return c;
