@@ -14,7 +14,7 @@ shq = '$(subst ','\'',$(1))'
 # KNOWN_VARS).  KIT_REV: tests pin the revision a copy of the kit builds at.
 MAKE_VARS := CC OPT CFLAGS LDLIBS CC32 CC_ARM64 OLD_GLIBC_CC DEMO_FRAMES \
 	STUDENT FILE FORMAT ANSWERS OUT CHECK_TIMEOUT ALLOW_ENV PLOTS_DIR \
-	PLOT_LABS SANITIZE_LABS LABS_TO_RECORD KERNELS T TEST_AWK TEST_JOBS \
+	PLOT_LABS SANITIZE_LABS LABS_TO_RECORD KERNELS T TIER TEST_AWK TEST_JOBS \
 	KIT_REV MALLOC_LABS_CACHE MALLOC_LABS_MIRROR MALLOC_LABS_GLIBC_BUILDS
 # make's own, which a command line may set too.
 MAKE_OWN := MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKEFILES MAKESHELL SHELL .SHELLFLAGS VPATH V
@@ -440,13 +440,17 @@ clean-plot:
 
 # ------------------------------------------------------------------ tests
 # A 2.31 build, once made, is kept up to date for tests/glibc-versions.sh.
-# make test: the quick tier (a minute or two); make test-all: every check
-# (CI; minutes).  T=NAME runs tests/NAME.sh alone, whole (T="lab1 lab4":
-# those two); each word reaches tests/run.sh quoted, as data.
+# make test: the quick tier; make test-all: every check (the longest).
+# T=NAME runs tests/NAME.sh alone, whole (T="lab1 lab4":
+# those two), or only its quick checks with TIER=quick (CI: other awks);
+# each word reaches tests/run.sh quoted, as data.
+ifneq ($(filter-out quick all,$(TIER)),)
+$(error TIER=$(TIER): quick or all)
+endif
 .PHONY: test-all
 test-all: tools/plots/plot tests/bin/xmlcheck tests/bin/jsoncheck tools/grading/predict
 test test-all: $(LABS) $(TEST_BINS) $(if $(wildcard build/glibc-2.31/frames),glibc-2.31)
-	@TEST_TIER=$(if $(or $(T),$(filter test-all,$@)),all,quick) tests/run.sh$(foreach t,$(T), $(call shq,$(t)))
+	@TEST_TIER=$(if $(filter test-all,$@),all,$(or $(TIER),$(if $(T),all,quick))) tests/run.sh$(foreach t,$(T), $(call shq,$(t)))
 
 # ---------------------------------------------------- other builds (ports)
 # Beside the normal binaries, never over them.  tests/ports.sh runs

@@ -139,6 +139,6 @@ for k in ${kept[@]+"${kept[@]}"}; do echo "$k"; done
 if [ "$total" -gt 1 ]; then
 	echo "slowest files (s): $(sort -rn "$SCRATCH/times" | head -n 5 | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1 }')"
 fi
-[ "$TEST_TIER" = all ] || echo "the quick tier: make test-all runs every check (CI does; about 15 minutes)"
+[ "$TEST_TIER" = all ] || echo "the quick tier: make test-all runs every check (the rest take minutes more)"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
