@@ -18,57 +18,10 @@ REF=results/reference-submission.txt
 # reference last recorded it, which may predate a check the grader added.
 MAX=$(tools/grade.sh "$REF" 2>/dev/null | sed -n 's/^Score: [0-9]*\/\([0-9]*\)$/\1/p')
 
-if ! command -v zip >/dev/null 2>&1 || ! command -v unzip >/dev/null 2>&1; then
-	skip "Gradescope's contract" "zip and unzip are not installed (apt-get install zip unzip)"
-	exit 0
-fi
-[ -x tests/bin/jsoncheck ] || { skip "Gradescope's contract" "tests/bin/jsoncheck is not built (make test builds it)"; exit 0; }
-if ! make --no-print-directory autograder >"$TMP/zip.out" 2>&1; then
-	fail "make autograder" "$(tail -n 3 "$TMP/zip.out")"
-	exit 0
-fi
-
-# A PATH holding every command of this machine but git (the image has none).
-mkdir -p "$TMP/bin"
-for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
-	[ -d "$d" ] && cp -s -n "$d"/* "$TMP/bin/" 2>/dev/null
-done
-rm -f "$TMP/bin"/git*
-if [ ! -e "$TMP/bin/awk" ] || [ -e "$TMP/bin/git" ]; then
-	fail "a PATH without git" "$(ls "$TMP/bin" | head -n 3)"
-	exit 0
-fi
-
-# new_root NAME: $TMP/NAME, the zip unpacked in its source/, an empty
-# submission/.  grade_upload NAME [VAR=value...]: setup.sh, then
-# run_autograder with those variables (GRADE=file, RERUN=1, the knobs),
-# each must exit 0 (else a failed check); leaves results/results.json.
-new_root() { rm -rf "${TMP:?}/$1"; mkdir -p "$TMP/$1/source" "$TMP/$1/submission" &&
-	(cd "$TMP/$1/source" && unzip -q "$OLDPWD/build/autograder.zip"); }
-grade_upload() {
-	local r=$TMP/$1
-	env -i PATH="$TMP/bin" HOME="$TMP/home" AUTOGRADER_ROOT="$r" bash "$r/source/setup.sh" \
-		>"$r/setup.out" 2>&1 || { fail "$1: setup.sh" "$(tail -n 2 "$r/setup.out")"; return 1; }
-	env -i PATH="$TMP/bin" HOME="$TMP/home" AUTOGRADER_ROOT="$r" "${@:2}" "$r/source/run_autograder" \
-		>"$r/run.out" 2>&1 || { fail "$1: run_autograder exits 0" "exit $?: $(tail -n 2 "$r/run.out")"; return 1; }
-}
-# json_ok NAME WHAT: results.json of NAME valid, with Gradescope's fields.
-json_ok() {
-	local j=$TMP/$1/results/results.json f
-	if [ ! -s "$j" ]; then fail "$2: results.json" "none written: $(cat "$TMP/$1/run.out")"; return 1; fi
-	if ! tests/bin/jsoncheck "$j" >"$TMP/$1/shape" 2>&1; then
-		fail "$2: results.json is valid UTF-8 JSON" "$(tail -n 1 "$TMP/$1/shape")"; return 1
-	fi
-	for f in "score number" "execution_time number" "visibility string" "stdout_visibility string" \
-		 "output string" "tests array"; do
-		grep -qx "$f" "$TMP/$1/shape" || { fail "$2: results.json has $f" "$(sort -u "$TMP/$1/shape")"; return 1; }
-	done
-	if grep -q '^tests\[\]' "$TMP/$1/shape" && ! grep -qx 'tests\[\].visibility string' "$TMP/$1/shape"; then
-		fail "$2: each test has a visibility" "$(sort -u "$TMP/$1/shape")"; return 1
-	fi
-	pass "$2: results.json valid UTF-8 JSON, score, execution_time, visibility, stdout_visibility"
-}
-score_of() { sed -n 's/^  "score": \([0-9]*\),$/\1/p' "$TMP/$1/results/results.json"; }
+gradescope_ready; case $? in    # (tests/lib.sh: the zip, a PATH without git)
+1) skip "Gradescope's contract" "$GS_WHY"; exit 0 ;;
+2) fail "make autograder, a PATH without git" "$GS_WHY"; exit 0 ;;
+esac
 # meta NAME EMAIL EMAIL: the accounts that upload (Gradescope's
 # submission_metadata.json, beside submission/).
 meta() { printf '{"users": [{"email": "%s", "name": "A"}, {"email": "%s", "name": "B"}]}\n' "$2" "$3" >"$TMP/$1/submission_metadata.json"; }

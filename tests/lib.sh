@@ -359,3 +359,119 @@ hostile_upload() {
 		cp arenas.c "$1/a/b/c/" && cp arenas.c "$1/.h/" || return 1
 	mknod "$1/yes.c" c 1 5 2>/dev/null || mkfifo "$1/yes.c"
 }
+
+# ------------------------------------------- Gradescope's contract, emulated
+# gradescope_ready: the zip of make autograder built, and $TMP/bin a PATH
+# holding every command of this machine but git (Gradescope's image has
+# none), for new_root and grade_upload.  Status 1 when zip, unzip or
+# tests/bin/jsoncheck is missing (a skip), 2 when the zip or the PATH
+# could not be made (a failure); the reason in GS_WHY.
+gradescope_ready() {
+	local d
+	GS_WHY=
+	if ! command -v zip >/dev/null 2>&1 || ! command -v unzip >/dev/null 2>&1; then
+		GS_WHY="zip and unzip are not installed (apt-get install zip unzip)"; return 1
+	fi
+	[ -x tests/bin/jsoncheck ] || { GS_WHY="tests/bin/jsoncheck is not built (make test builds it)"; return 1; }
+	make --no-print-directory autograder >"$TMP/zip.out" 2>&1 ||
+		{ GS_WHY="make autograder: $(tail -n 3 "$TMP/zip.out")"; return 2; }
+	mkdir -p "$TMP/bin"
+	for d in /usr/local/bin /usr/bin /bin /usr/sbin /sbin; do
+		[ -d "$d" ] && cp -s -n "$d"/* "$TMP/bin/" 2>/dev/null
+	done
+	rm -f "$TMP/bin"/git*
+	if [ ! -e "$TMP/bin/awk" ] || [ -e "$TMP/bin/git" ]; then
+		GS_WHY="a PATH without git: $(ls "$TMP/bin" | head -n 3)"; return 2
+	fi
+}
+# new_root NAME: $TMP/NAME, the zip unpacked in its source/, an empty
+# submission/.  grade_upload NAME [VAR=value...]: setup.sh, then
+# run_autograder with those variables (GRADE=file, RERUN=1, the knobs),
+# each must exit 0 (else a failed check); leaves results/results.json.
+new_root() { rm -rf "${TMP:?}/$1"; mkdir -p "$TMP/$1/source" "$TMP/$1/submission" &&
+	(cd "$TMP/$1/source" && unzip -q "$OLDPWD/build/autograder.zip"); }
+grade_upload() {
+	local r=$TMP/$1
+	env -i PATH="$TMP/bin" HOME="$TMP/home" AUTOGRADER_ROOT="$r" bash "$r/source/setup.sh" \
+		>"$r/setup.out" 2>&1 || { fail "$1: setup.sh" "$(tail -n 2 "$r/setup.out")"; return 1; }
+	env -i PATH="$TMP/bin" HOME="$TMP/home" AUTOGRADER_ROOT="$r" "${@:2}" "$r/source/run_autograder" \
+		>"$r/run.out" 2>&1 || { fail "$1: run_autograder exits 0" "exit $?: $(tail -n 2 "$r/run.out")"; return 1; }
+}
+# json_ok NAME WHAT: results.json of NAME valid, with Gradescope's fields.
+json_ok() {
+	local j=$TMP/$1/results/results.json f
+	if [ ! -s "$j" ]; then fail "$2: results.json" "none written: $(cat "$TMP/$1/run.out")"; return 1; fi
+	if ! tests/bin/jsoncheck "$j" >"$TMP/$1/shape" 2>&1; then
+		fail "$2: results.json is valid UTF-8 JSON" "$(tail -n 1 "$TMP/$1/shape")"; return 1
+	fi
+	for f in "score number" "execution_time number" "visibility string" "stdout_visibility string" \
+		 "output string" "tests array"; do
+		grep -qx "$f" "$TMP/$1/shape" || { fail "$2: results.json has $f" "$(sort -u "$TMP/$1/shape")"; return 1; }
+	done
+	if grep -q '^tests\[\]' "$TMP/$1/shape" && ! grep -qx 'tests\[\].visibility string' "$TMP/$1/shape"; then
+		fail "$2: each test has a visibility" "$(sort -u "$TMP/$1/shape")"; return 1
+	fi
+	pass "$2: results.json valid UTF-8 JSON, score, execution_time, visibility, stdout_visibility"
+}
+score_of() { sed -n 's/^  "score": \([0-9]*\),$/\1/p' "$TMP/$1/results/results.json"; }
+
+# ------------------------------------------------------- hostile regions
+# set_region FILE NAME TEXT: FILE's exercise region NAME holds TEXT, the
+# rest of FILE as it was (tools/lib/exercise.awk's splice).
+set_region() {
+	printf '/* BEGIN EXERCISE %s */\n%s\n/* END EXERCISE %s */\n' "$2" "$3" "$2" >"$TMP/region.c" &&
+		awk -v DO=splice -v FROM="$TMP/region.c" -v ONLY="$2" -f tools/lib/exercise.awk "$1" >"$TMP/spliced.c" &&
+		mv "$TMP/spliced.c" "$1"
+}
+# hostile_regions DIR CMD: DIR's lab programs (copies of the kit's) with
+# four regions made hostile, each around its stub: lab2.pool's pool_init()
+# runs machine code (a page from mmap, a function pointer) that becomes
+# /bin/sh -c CMD (CMD holds no double quote or backslash);
+# tune_allocator() prints forever, new_frame() fills memory,
+# give_memory_back() loops.  Status 1, the reason in HOSTILE_WHY, where
+# the machine code cannot be made (it needs as and objcopy, on x86_64).
+hostile_regions() {
+	local bytes
+	HOSTILE_WHY=
+	if ! command -v as >/dev/null 2>&1 || ! command -v objcopy >/dev/null 2>&1 || [ "$(uname -m)" != x86_64 ]; then
+		HOSTILE_WHY="needs as and objcopy on x86_64"; return 1
+	fi
+	cat >"$TMP/sh.s" <<ASM
+	.intel_syntax noprefix
+	lea rdi, [rip + path]
+	lea rax, [rip + dashc]
+	lea rdx, [rip + cmd]
+	push 0
+	push rdx
+	push rax
+	push rdi
+	mov rsi, rsp
+	xor edx, edx
+	mov eax, 59
+	syscall
+	mov edi, 1
+	mov eax, 60
+	syscall
+path:	.asciz "/bin/sh"
+dashc:	.asciz "-c"
+cmd:	.asciz "$2"
+ASM
+	as --64 -o "$TMP/sh.o" "$TMP/sh.s" && objcopy -O binary -j .text "$TMP/sh.o" "$TMP/sh.bin" ||
+		{ HOSTILE_WHY="as or objcopy failed on the machine code"; return 1; }
+	bytes=$(od -An -tu1 -v "$TMP/sh.bin" | tr -s ' \n' '  ' | sed 's/^ //; s/ $//; s/ /, /g')
+	set_region "$1/malloc_variance.c" lab2.pool "$(awk -v b="$bytes" '{ print }
+		/^static int pool_init/ { getline; print
+			print "\tstatic const unsigned char code[] = { " b " };"
+			print "\tunsigned char *x = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);"
+			print "\tif (x != MAP_FAILED) {"
+			print "\t\tfor (size_t i = 0; i < sizeof(code); i++)"
+			print "\t\t\tx[i] = code[i];"
+			print "\t\t((void (*)(void))(void *)x)();"
+			print "\t}" }' tools/exercises/lab2.pool.c)" &&
+	set_region "$1/frames.c" lab1.tune_allocator \
+		"$(sed 's/^{$/{\n\tfor (;;)\n\t\tputs("flood");/' tools/exercises/lab1.tune_allocator.c)" &&
+	set_region "$1/frames.c" lab1.new_frame \
+		"$(sed 's/^{$/{\n\tfor (char *m; (m = malloc(1 << 20)); )\n\t\tmemset(m, 1, 1 << 20);/' tools/exercises/lab1.new_frame.c)" &&
+	set_region "$1/arenas.c" lab6.give_memory_back \
+		"$(sed 's/^{$/{\n\tfor (;;)\n\t\t;/' tools/exercises/lab6.give_memory_back.c)"
+}
