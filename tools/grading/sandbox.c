@@ -75,17 +75,10 @@ static void usage(FILE *f)
 __attribute__((format(printf, 1, 2), noreturn))
 static void fail(const char *fmt, ...)
 {
-	int saved = errno;
 	va_list ap;
 
-	fprintf(stderr, "%s: no isolation: ", bench_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (saved)
-		fprintf(stderr, ": %s", strerror(saved));
-	fputc('\n', stderr);
-	_exit(SANDBOX_FAIL);
+	vdie(SANDBOX_FAIL, "no isolation: ", fmt, ap);
 }
 
 static void write_file(const char *path, const char *s)

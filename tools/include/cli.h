@@ -59,24 +59,31 @@ static const char *bench_prog = "malloc-labs";
  * copy of the parent's stdio buffers. */
 static pid_t bench_pid;
 
-/* Print "prog: message: strerror(errno)" and exit 1.  For failures of the
- * system (an allocation, a syscall), not of the user's input. */
-__attribute__((format(printf, 1, 2), noreturn, unused))
-static void die(const char *fmt, ...)
+/* Print "prog: WHYmessage: strerror(errno)" and exit CODE (die(): WHY
+ * empty, exit 1).  For failures of the system (an allocation, a
+ * syscall), not of the user's input. */
+__attribute__((format(printf, 3, 0), noreturn, unused))
+static void vdie(int code, const char *why, const char *fmt, va_list ap)
 {
 	int saved = errno;
-	va_list ap;
 
-	fprintf(stderr, "%s: ", bench_prog);
-	va_start(ap, fmt);
+	fprintf(stderr, "%s: %s", bench_prog, why);
 	vfprintf(stderr, fmt, ap);
-	va_end(ap);
 	if (saved)
 		fprintf(stderr, ": %s", strerror(saved));
 	fputc('\n', stderr);
 	if (bench_pid && getpid() != bench_pid)
-		_exit(1);
-	exit(1);
+		_exit(code);
+	exit(code);
+}
+
+__attribute__((format(printf, 1, 2), noreturn, unused))
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(1, "", fmt, ap);
 }
 
 /* Print "prog: reason", then the program's usage, on stderr; exit 2.
