@@ -28,6 +28,7 @@
 #include "tools/include/env.h"
 
 #include <fcntl.h>
+#include <malloc.h>      /* memalign(), valloc(): what page_buffer() may call */
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>

@@ -85,13 +85,12 @@ hashes() { sha256sum "${GRADER[@]}" "$TMP"/cls/*/*.c 2>&1; }
 before=$(hashes)
 
 # --------------------------------------------------------------- the doors
-# make check as the student: a uid of its own (64997: tests/sandbox.sh
-# counts the processes of 65534 and 64998, the re-run's sandbox is 64999),
-# the handout and a TMPDIR its, the rest of $TMP closed to it; memory held
+# make check as the student: a uid of its own (free_uid: not the
+# re-run's 64999, nor one tests/sandbox.sh counts), the handout and a TMPDIR its, the rest of $TMP closed to it; memory held
 # to the sandbox's 2 GiB (make check limits a run's CPU and output, not
 # its memory, and this machine is shared).  In the background, while
 # Gradescope and the regrade run.
-NB=64997 door1=
+NB=$(free_uid) door1=
 if [ "$(id -u)" != 0 ]; then door1="not root: the student's uid cannot be taken"
 elif ! command -v setpriv >/dev/null 2>&1; then door1="setpriv (util-linux) is not installed"
 else

@@ -475,3 +475,17 @@ ASM
 	set_region "$1/arenas.c" lab6.give_memory_back \
 		"$(sed 's/^{$/{\n\tfor (;;)\n\t\t;/' tools/exercises/lab6.give_memory_back.c)"
 }
+
+# free_uid [K]: a uid no account, group or process has, one this run's
+# alone (K: another of them): test files re-run code as the sandbox's
+# 64999 at the same time, a process limit counts a uid's processes
+# wherever they run, the sandbox without namespaces ends all of its uid,
+# and tests/sandbox.sh counts what is left of its own.
+free_uid() {
+	local u=$((61000 + ($$ + ${1:-0}) % 3000))
+	while getent passwd $u >/dev/null || getent group $u >/dev/null ||
+	      ps -eo uid= | grep -qx " *$u"; do
+		u=$((u + 1))
+	done
+	echo $u
+}

@@ -41,19 +41,6 @@ W=$TMP/w
 mkdir -p "$W" && cp frames "$W/" && chmod 711 "$TMP"
 # attack NAME [OPTION...] -- COMMAND...: run as the re-run runs a program
 # (as USER_AS, when set: setpriv to that uid); out, err and rc in $TMP.
-# free_uid: a uid no account, group or process has, one this run's alone:
-# other test files (and other runs of this one) re-run code as the
-# sandbox's 64999 meanwhile; a process limit counts a uid's processes
-# wherever they run, the sandbox without namespaces ends all of its uid,
-# and the checks below count what is left of it.
-free_uid() {
-	local u=$((61000 + ($$ + ${1:-0}) % 3000))
-	while getent passwd $u >/dev/null || getent group $u >/dev/null ||
-	      ps -eo uid= | grep -qx " *$u"; do
-		u=$((u + 1))
-	done
-	echo $u
-}
 # As root the attacks run as SBU (sandbox --uid), not 64999.
 SBU=$(free_uid)
 attack() {
