@@ -112,11 +112,11 @@ else fail "recheck on a hostile upload" "exit $rc: $v"; fi
 # ------------------------------------------------------------ whole runs
 full_only "recheck: whole runs (the kit's solutions, the stubs, tuning outside the regions)"
 needs_solution "every exercise" "recheck: whole runs against the kit's own solutions" || exit 0
-# score_of OUT: the Score line's N/M.
-score_of() { sed -n 's/^Score: //p' "$1"; }
+# score_line OUT: the Score line's N/M (lib.sh's score_of reads a results.json).
+score_line() { sed -n 's/^Score: //p' "$1"; }
 mkdir -p "$TMP/kit" && cp $(lab_programs | sed 's/$/.c/') "$TMP/kit/"
 env "${KNOBS[@]}" $R --json "$TMP/kit.json" "$TMP/kit" >"$TMP/kit.out" 2>&1; rc=$?
-full=$(score_of "$TMP/kit.out")
+full=$(score_line "$TMP/kit.out")
 if [ $rc = 0 ] && [ -n "$full" ] && [ "${full%/*}" = "${full#*/}" ]; then
 	pass "recheck of the kit's own programs: every region taken, full marks ($full)"
 else fail "recheck of the kit's own programs" "exit $rc, score '$full': $(grep -m 3 'REFUSED\|FAIL' "$TMP/kit.out")"; fi
@@ -133,21 +133,21 @@ cmp_num "recheck's lines fit 80 columns" "$w" -le 80
 make -s handout OUT="$TMP/ho" >/dev/null 2>&1 || fail "make handout" "failed"
 mkdir -p "$TMP/stub" && for f in $(lab_programs | sed 's/$/.c/'); do cp "$TMP/ho/$f" "$TMP/stub/"; done
 env "${KNOBS[@]}" $R "$TMP/stub" >"$TMP/stub.out" 2>&1; rc=$?
-ss=$(score_of "$TMP/stub.out")
+ss=$(score_line "$TMP/stub.out")
 if [ $rc = 1 ] && [ -n "$ss" ] && [ $((2 * ${ss%/*})) -lt "${ss#*/}" ]; then pass "recheck of the handout's stubs: $ss (under half)"
 else fail "recheck of the stubs" "exit $rc, score '$ss'"; fi
 # The stubs in a hostile upload (hostile_upload): the stubs' score; when
 # the names were read as lines, the kit's own frames.c scored full.
 hostile_upload "$TMP/hostile-stub" "$TMP/stub" || fail "a hostile upload of the stubs" "could not be made"
 env "${KNOBS[@]}" $R "$TMP/hostile-stub" >"$TMP/hostile-stub.out" 2>&1
-hs=$(score_of "$TMP/hostile-stub.out")
+hs=$(score_line "$TMP/hostile-stub.out")
 [ -n "$hs" ] && [ "$hs" = "$ss" ] && pass "recheck: the stubs in a hostile upload score the stubs' $hs" ||
 	fail "recheck: the stubs in a hostile upload" "$hs against the stubs' $ss"
 cp -r "$TMP/stub" "$TMP/ctor"
 printf '%s\n' '__attribute__((constructor)) static void cheat(void) { mallopt(M_MMAP_MAX, 0); mallopt(M_TRIM_THRESHOLD, -1); }' \
 	>>"$TMP/ctor/frames.c"
 env "${KNOBS[@]}" $R "$TMP/ctor" >"$TMP/ctor.out" 2>&1
-cs=$(score_of "$TMP/ctor.out")
+cs=$(score_line "$TMP/ctor.out")
 [ -n "$cs" ] && [ "$cs" = "$ss" ] && pass "recheck: a constructor tuning malloc outside the regions scores what the stubs score ($cs)" ||
 	fail "recheck: tuning outside the regions" "$cs against the stubs' $ss"
 # ex_score OUT NAME: NAME's N/M in the grade recheck printed in OUT.
@@ -181,13 +181,13 @@ while read -r r _; do
 	else bad="$bad $r=$a(stub $b)"; fi
 done < <(awk -v DO=list -f tools/lib/exercise.awk $(lab_programs | sed 's/$/.c/'))
 if [ $rc = 1 ] && [ "$same" = "$all" ] && [ "$(grep -c ' REFUSED$' "$TMP/refused.out")" = "$all" ] &&
-   [ "$(score_of "$TMP/refused.out")" = "$ss" ]; then
+   [ "$(score_line "$TMP/refused.out")" = "$ss" ]; then
 	pass "recheck: every region refused, each its own way: each exercise scores its stub's ($ss in all)"
-else fail "recheck: refused regions score their stubs" "exit $rc, $(score_of "$TMP/refused.out") against $ss:$bad"; fi
+else fail "recheck: refused regions score their stubs" "exit $rc, $(score_line "$TMP/refused.out") against $ss:$bad"; fi
 # A file left out: its region keeps its stub; every other the kit's.
 mkdir -p "$TMP/one" && cp "$TMP/kit/"*.c "$TMP/one/" && rm "$TMP/one/arenas.c"
 env "${KNOBS[@]}" $R "$TMP/one" >"$TMP/one.out" 2>&1; rc=$?
-os=$(score_of "$TMP/one.out")
+os=$(score_line "$TMP/one.out")
 lab6=$(ex_score "$TMP/one.out" lab6.give_memory_back) s6=$(ex_score "$TMP/stub.out" lab6.give_memory_back)
 if [ $rc = 1 ] && [ -n "$lab6" ] && [ "$lab6" = "$s6" ] && grep -q 'no arenas.c in the upload' "$TMP/one.out" &&
    [ "${os%/*}" = $((${full%/*} - ${lab6#*/} + ${lab6%/*})) ]; then
