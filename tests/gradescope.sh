@@ -127,6 +127,9 @@ code_max=$(make -s check "${SMALL[@]}" 2>/dev/null | sed -n 's/^Score: [0-9]*\//
 new_root code && cp $(lab_programs | sed 's/$/.c/') "$TMP/code/submission/"
 if grade_upload code "${SMALL[@]}" && json_ok code "GRADE=code, the kit's programs"; then
 	cmp_num "GRADE=code: the kit's own solutions score full ($code_max)" "$(score_of code)" -eq "${code_max:-0}"
+	# (the kit built and its programs run: seconds on any machine, never 0)
+	cmp_num "GRADE=code: results.json's execution_time counts the re-run" \
+		"$(sed -n 's/^  "execution_time": \([0-9]*\),$/\1/p' "$TMP/code/results/results.json")" -ge 1
 fi
 make -s handout OUT="$TMP/ho" >/dev/null 2>&1
 new_root stubs && for f in $(lab_programs | sed 's/$/.c/'); do cp "$TMP/ho/$f" "$TMP/stubs/submission/"; done

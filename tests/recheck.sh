@@ -109,6 +109,22 @@ if [ $rc = 1 ] && [ "$v" = "$want" ] && [ "$(grep -c 'a preprocessor line' "$TMP
 	pass "recheck reads the upload's own files only: newline, dash and quotes in names; links, device, FIFO, too deep, hidden"
 else fail "recheck on a hostile upload" "exit $rc: $v"; fi
 
+# make check keeps the verdicts (build/verdicts/): a region edited after
+# a check is checked again, refused, then taken once it is mended; the
+# other regions' verdicts are the kept ones.
+if make -s handout OUT="$TMP/cache" >"$TMP/cache.out" 2>&1; then
+	verdicts() { (cd "$TMP/cache" && tools/grading/recheck.sh --verdicts . >"$TMP/cache.out" 2>&1); echo "$?$(grep -c REFUSED "$TMP/cache.out")"; }
+	first=$(verdicts)
+	cp "$TMP/cache/arenas.c" "$TMP/arenas.stub.c"
+	(cd "$TMP/cache" && set_region arenas.c lab6.give_memory_back '#define X 1')
+	edited=$(verdicts) why=$(grep -A1 '^  lab6.give_memory_back' "$TMP/cache.out" | tail -n 1)
+	cp "$TMP/arenas.stub.c" "$TMP/cache/arenas.c"
+	mended=$(verdicts)
+	if [ "$first $edited $mended" = "00 11 00" ] && [[ $why == *"a preprocessor line"* ]] && [ -s "$TMP/cache/build/verdicts/all" ]; then
+		pass "make check's kept verdicts: a region edited is checked again (refused, then taken mended)"
+	else fail "make check's kept verdicts" "exit and REFUSED count: $first, $edited, $mended (want 00 11 00): $why"; fi
+else fail "make handout for the verdicts' cache" "$(tail -n 2 "$TMP/cache.out")"; fi
+
 # ------------------------------------------------------------ whole runs
 full_only "recheck: whole runs (the kit's solutions, the stubs, tuning outside the regions)"
 needs_solution "every exercise" "recheck: whole runs against the kit's own solutions" || exit 0

@@ -57,7 +57,6 @@ CC=${CC:-cc}
 command -v "$CC" >/dev/null 2>&1 || die "no compiler '$CC' here"
 for t in nm readelf; do command -v "$t" >/dev/null 2>&1 || die "$t is missing (apt-get install binutils)"; done
 EX=$KIT/tools/lib/exercise.awk
-make -s tools/grading/regioncheck >&2 || die "tools/grading/regioncheck does not build"
 
 T=$(mktemp -d) || die "no temporary directory"
 trap 'rm -rf "$T"' EXIT
@@ -173,35 +172,44 @@ take() {
 # In this kit (make check), a region's verdict is kept in build/verdicts/
 # under a checksum of all it depends on here (its program, whose headers'
 # the macros are, its .uses files, this checker, the compiler's name), so
-# that make check again after no change checks nothing again.
+# that make check again after no change checks nothing again; and all of
+# them under one checksum of every program, so that then it costs one.
 verdict_key() {
-	cat "$2" tools/include/*.h tools/exercises/libc.uses "tools/exercises/$1.uses" tools/lib/exercise.awk \
+	cat "$@" tools/include/*.h tools/exercises/libc.uses tools/lib/exercise.awk \
 		tools/grading/recheck.sh tools/grading/regioncheck.c | cksum | sed "s|\$| $CC|"
 }
-progress "checking the regions"
-while read -r r f first _; do
-	if [ $own = 1 ] && [ "$(head -n 1 "build/verdicts/$r" 2>/dev/null)" = "$(verdict_key "$r" "$f")" ]; then
-		tail -n +2 "build/verdicts/$r" >"$T/$r.why"
-	else
-		refuse_why "$r" "$f" "$first" >"$T/$r.why" &
-	fi
-done <<<"$regions"
-wait
-if [ $own = 1 ] && mkdir -p build/verdicts 2>/dev/null; then
-	while read -r r f _; do
-		{ verdict_key "$r" "$f"; cat "$T/$r.why"; } >"build/verdicts/$r"
+if [ $own = 1 ] && [ "$(head -n 1 build/verdicts/all 2>/dev/null)" = \
+	"$(verdict_key $(lab_programs | sed 's/$/.c/') tools/exercises/*.uses)" ]; then
+	tail -n +2 build/verdicts/all >"$T/alone"
+else
+	make -s tools/grading/regioncheck >&2 || die "tools/grading/regioncheck does not build"
+	progress "checking the regions"
+	while read -r r f first _; do
+		if [ $own = 1 ] && [ "$(head -n 1 "build/verdicts/$r" 2>/dev/null)" = \
+			"$(verdict_key "$f" "tools/exercises/$r.uses")" ]; then
+			tail -n +2 "build/verdicts/$r" >"$T/$r.why"
+		else
+			refuse_why "$r" "$f" "$first" >"$T/$r.why" &
+		fi
 	done <<<"$regions"
+	wait
+	while read -r r f _; do
+		printf '%s\t%s\t%s\n' "$r" "$f" "$(cat "$T/$r.why")"
+	done <<<"$regions" >"$T/alone"
+	if [ $own = 1 ] && mkdir -p build/verdicts 2>/dev/null; then
+		while read -r r f _; do
+			{ verdict_key "$f" "tools/exercises/$r.uses"; cat "$T/$r.why"; } >"build/verdicts/$r"
+		done <<<"$regions"
+		{ verdict_key $(lab_programs | sed 's/$/.c/') tools/exercises/*.uses; cat "$T/alone"; } >build/verdicts/all
+	fi
 fi
-while read -r r f _; do
-	printf '%s\t%s\t%s\n' "$r" "$f" "$(cat "$T/$r.why")"
-done <<<"$regions" >"$T/alone"
 # DIR is this kit itself: when every region passes alone and
 # the tree builds as it stands, the tree is the kit with the regions
 # spliced in, and is measured in place (its build's warnings shown).
 # Otherwise, and always for an upload, each region that passed alone is
 # spliced into the stubbed copy, in turn.
 if [ $mine = 1 ] && ! cut -f3 "$T/alone" | grep -q . &&
-   make -s >"$T/build.out" 2>&1; then
+   make -s all tools/grading/wait4run >"$T/build.out" 2>&1; then
 	W=$KIT
 	cat "$T/build.out" >&2
 	cp "$T/alone" "$T/verdicts"
@@ -227,10 +235,11 @@ echo
 # uid, a root of its own with nothing of the grader's, no network,
 # limits), each run apart; it writes make check's record, and the grade
 # is made from the record here, by a process it never ran in.
-make -s tools/grading/sandbox >&2 || die "tools/grading/sandbox does not build"
 SB=$KIT/tools/grading/sandbox box=()
 if [ "$W" = "$KIT" ]; then
 	echo "$prog: your own code in your own tree: it runs as you" >&2
+elif ! make -s tools/grading/sandbox >&2; then
+	die "tools/grading/sandbox does not build"
 elif iso=$("$SB" --probe 2>&1); then
 	{ echo "$prog: the student's code runs isolated (tools/grading/sandbox):"
 	  printf '%s\n' "$iso" | fold -s -w 74 | sed 's/^/  /'; } >&2
@@ -249,7 +258,8 @@ else
 	  echo "  or where user namespaces are allowed, or pass --no-isolation-i-trust-this-code"; } >&2
 	exit 2
 fi
-(cd "$W" && ${box[@]+"${box[@]}"} make -s all tools/grading/wait4run) >"$T/build.out" 2>&1 ||
+# (this kit as it stands was built above)
+[ "$W" = "$KIT" ] || (cd "$W" && ${box[@]+"${box[@]}"} make -s all tools/grading/wait4run) >"$T/build.out" 2>&1 ||
 	{ cat "$T/build.out" >&2; die "the kit with the regions taken does not build"; }
 if [ -n "${sbuid:-}" ]; then chown -R 0:0 "$W" && chmod 755 "$W" || die "cannot take the kit's copy back"; fi
 # A run of a region that spins is stopped at CHECK_TIMEOUT seconds of CPU
@@ -277,8 +287,10 @@ awk -F'\t' "$FOLD"'{ printf "  %-22s %-18s %-4s %3d/%d\n", $1, $2, $3 == $4 ? "O
 	END { printf "Score: %d/%d\n", s, m; exit s != m }' "$T/grade.tsv"; rc=$?
 # Gradescope's results.json: a test an exercise, its output the check
 # lines make check printed for it, or why its region was refused.
+# (GS_EXECUTION_TIME: the seconds run_autograder had run when this began)
 if [ -n "$json" ]; then
-	GS_EXECUTION_TIME=${GS_EXECUTION_TIME:-0} awk -v GS_EXERCISES="$T/grade.tsv" -v GS_CHECK="$T/check.out" \
+	[[ ${GS_EXECUTION_TIME:-} =~ ^[0-9]{1,9}$ ]] || GS_EXECUTION_TIME=0
+	GS_EXECUTION_TIME=$((10#$GS_EXECUTION_TIME + SECONDS)) awk -v GS_EXERCISES="$T/grade.tsv" -v GS_CHECK="$T/check.out" \
 		-f tools/grading/gradescope.awk >"$json" </dev/null || die "cannot write $(shown "$json")"
 fi
 exit $rc
