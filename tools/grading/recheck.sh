@@ -111,12 +111,28 @@ prelude() {
 	for m in $(uses "$1" macro); do grep -m 1 "^#define $m " "$T/$1.kitmacros"; done
 }
 
+# compile_limits: for the subshell that compiles a student's text (as
+# the grader: the compiler runs none of it, but may be made to work long
+# or large): 120 s of CPU, 4 GiB of memory, 64 MiB a file written.
+# (Each only lowered: a hard limit already under it stays.)  Status 1,
+# and the region refused, when one cannot be set.
+compile_limits() {
+	local l h
+	for l in "t 120" "v 4194304" "f 65536"; do
+		set -- $l
+		h=$(ulimit -H "-$1")
+		if [ "$h" = unlimited ] || [ "$h" -gt "$2" ]; then ulimit "-$1" "$2" || return 1; fi
+	done
+}
+NO_LIMITS="the grader cannot limit its compiler here (ulimit): tell your course's staff"
+
 # refuse_why NAME FILE FIRST: why the student's region NAME of FILE is
 # refused, or nothing (FIRST: the kit's BEGIN line of it, from $regions);
 # leaves the region in $T/NAME.c, and writes only files named $T/NAME.*,
 # so that the regions are checked at once.
 refuse_why() {
 	local r=$1 f=$2 first=$3 up line sym
+	compile_limits || { echo "$NO_LIMITS"; return; }
 	up=$(student_file "$f")
 	[ -n "$up" ] || { echo "no $f in the upload (a regular file, no link, at most ${UPLOAD_MAX_KB} KB)"; return; }
 	if ! awk -v DO=show -v ONLY="$r" -f "$EX" "$up" >"$T/$r.c" 2>"$T/$r.err"; then
@@ -160,8 +176,10 @@ refuse_why() {
 
 # take NAME FILE: the upload's region NAME spliced into W's FILE, which
 # must still compile; nothing when it does, else why (the stub put back).
-# (Run in $(...): its exit 2, the splice failing, is passed on by hand.)
+# (Run in $(...), as refuse_why in the background, so that its limits
+# are its own: its exit 2, the splice failing, is passed on by hand.)
 take() {
+	compile_limits || { echo "$NO_LIMITS"; return; }
 	cp "$W/$2" "$T/before.c"
 	awk -v DO=splice -v FROM="$(student_file "$2")" -v ONLY="$1" -f "$EX" "$T/before.c" >"$W/$2" || exit 2
 	make -s -C "$W" "${2%.c}" >"$T/build.out" 2>&1 && return
