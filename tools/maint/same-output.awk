@@ -77,13 +77,15 @@ function mask_numbers(s, n,    out) {
 # Fields FROM..TO (from 1; either counted back from the last when <= 0)
 # of a table row, each masked with the blanks before it squeezed to one
 # (a wider number pushes the columns after it); the other fields keep
-# their spacing.  A line whose fields there are not all numbers is no row:
+# their spacing.  A line whose fields there are not all numbers (a time
+# may be written in us or ms when its ns do not fit) is no row:
 # the table has ended (table set to ""), the line is returned as it is.
 function mask_fields(s, from, to,    n, i, f, out, rest, w) {
 	n = split(s, f, " ")
 	if (from <= 0) from += n
 	if (to <= 0) to += n
-	for (i = from; i <= to; i++) if (i < 1 || f[i] !~ /^-?[0-9]+(\.[0-9]+)?$/) { table = ""; return s }
+	for (i = from; i <= to; i++)
+		if (i < 1 || f[i] !~ /^-?[0-9]+(\.[0-9]+)?(us|ms)?$/) { table = ""; return s }
 	out = ""; rest = s
 	for (i = 1; i <= n; i++) {
 		w = index(rest, f[i])
