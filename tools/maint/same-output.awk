@@ -4,10 +4,12 @@
 # from run to run of one build replaced by "~".  Load tools/lib/csv.awk
 # first; -v TOL=N: the grader's fault tolerance (tools/grading/steps.awk).
 #
-# Every mask below was found by running the command list six times on one
-# build and masking only the fields that differed (see same-output.sh for
-# the numbers).  A mask names its program: the same label in another
-# program is held to its value.  Kinds, each with its reason:
+# The masks are the fields that differed when the command list ran six
+# times on one build and twice on a git archive build of the same commit
+# (and the us or ms cells of malloc_variance's times table, met when two
+# runs went side by side); clock and timer step, times too, are masked
+# though they did not differ there.  A mask names its program: the same
+# label in another program is held to its value.  Kinds, with reasons:
 #   time      a time, a rate or a ratio of times (the machine's load)
 #   kit       the kit's revision (each build names its own)
 #   faults    a fault count held to the prediction printed beside it:
@@ -19,7 +21,7 @@
 #   sched     what the scheduler decides between threads or processes:
 #             context switches, pipe sleeps, the bytes threads hold at
 #             one moment, the faults and heap bytes of arenas that
-#             threads race into, faults taken while another thread runs
+#             threads race into
 #   startup   a fault count measured with nothing to hold it to (first
 #             touches of stack and code, a few pages either way)
 
@@ -59,7 +61,7 @@ BEGIN {
 	      "mallinfo_fordblks vmsize_grown_kib", r, " ")
 	for (i in r) col["arenas", r[i]] = 1                        # sched
 	col["threads", "waits"] = col["threads", "fill_faults"] = 1        # sched, startup
-	col["threads", "minor_faults"] = 1          # sched: 2 threads, faults of both
+	col["threads", "minor_faults"] = 1                          # startup
 	col["yes", "writer_sleeps"] = col["yes", "reader_sleeps"] = 1      # sched
 	col["malloc_variance", "faults_per_iter"] = 1               # startup
 	col["policies", "minor_faults"] = 1                         # startup

@@ -10,14 +10,16 @@
 # small knobs), and each command's stdout, stderr and exit status are
 # compared after tools/maint/same-output.awk has masked what differs from
 # run to run of one build (times, resident memory, what the scheduler
-# decides, the kit's revision; a fault count only within the grader's
-# tolerance of the prediction printed beside it: its header says which
-# and why).
+# decides, the kit's revision, fault counts with no prediction beside
+# them; frames' faults only within the grader's tolerance of the
+# prediction it prints: the awk's header says which fields and why).
 # Prints each command whose output differs, the first three with their
-# first differing lines (REV's "<", this tree's ">"), and exits 1; 0 when every command's
-# output is the same; 2 on bad usage (no git, no such REV).  Needs git
-# (a ZIP download of the kit has none).  Takes a minute or so: two
-# builds, then the list twice (progress on stderr).
+# first differing lines (REV's "<", this tree's ">"), and exits 1; 0 when
+# every command's output is the same; 2 on bad usage (no git, no such
+# REV).  Needs git (a ZIP download of the kit has none).  Takes half a
+# minute or so here: two builds, then the list twice (progress on
+# stderr).  The masks hide only what varied on this machine: another's
+# noise shows as a difference, to be masked in the awk with its reason.
 set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tools/lib/lib.sh || exit 1
