@@ -93,9 +93,10 @@ TEST_BINS := tests/bin/gotcha tests/bin/test_bench tests/bin/env_items tests/bin
 .PHONY: all run test clean help results reference submit check handout grade questions autograder rerun
 all: $(LABS)
 
-# The shared headers: the command line, measuring, the environment check,
-# and the rules glibc reads its tunables by.
-HEADERS := tools/include/cli.h tools/include/bench.h tools/include/env.h tools/include/tunables.h tools/include/model.h
+# The kit's headers: the command line, measuring, the environment check,
+# the rules glibc reads its tunables by, the fault model, and each lab
+# program's instruments (its options, predictions and reports).
+HEADERS := $(wildcard tools/include/*.h)
 
 # The kit's revision, compiled into every lab (the "# built:" line, the
 # CSV's kit column): tools/lib/kitversion (git describe; without git, the
