@@ -216,7 +216,7 @@ static const char *env_bytes_unit(unsigned long b, char *buf, size_t len)
 }
 
 /* Could THP back an ordinary (not madvised) mapping?  Then a fault may map
- * a whole huge page: frames.c models that for mapped frames (by address
+ * a whole huge page: frames.h models that for mapped frames (by address
  * and env_thp_probe()); other counts in base pages are bounds. */
 __attribute__((unused))
 static int env_thp_always(void)
