@@ -23,8 +23,8 @@
  * tune_allocator() (an exercise), main().  What measures and reports is
  * the kit's, in tools/include/frames.h.
  */
-#include "tools/include/frames.h"   /* the kit: options, prediction, report */
 #include "tools/include/bench.h"    /* the TSC, getrusage, percentiles */
+#include "tools/include/frames.h"   /* the kit: options, prediction, report */
 
 /* ------------------------------------------------------------ the work */
 

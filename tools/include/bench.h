@@ -15,6 +15,12 @@
 #ifndef MALLOC_LABS_BENCH_H
 #define MALLOC_LABS_BENCH_H
 
+/* A lab may include this first: env.h, which its instruments include
+ * after it, needs glibc's extensions (dladdr), asked for before any
+ * system header. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
 #include "cli.h"
 #if defined(__linux__) && defined(__GLIBC__)   /* else cli.h said why */
 
