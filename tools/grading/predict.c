@@ -194,7 +194,6 @@ static int heap_forged(struct request *q, const struct model_heap *h, const stru
 /* Lab 1 and Lab 4: one frames run replayed (model_replay()). */
 static int kind_frames(struct request *q, char *out, size_t len)
 {
-	static const char *const allocs[] = { "calloc", "malloc", "memset", "once", "frame" };
 	const char *a, *off = get(q, "top_offset"), *bytes = get(q, "top_bytes");
 	const char *runs = get(q, "top_mapped"), *calls = get(q, "calls");
 	uint64_t size, frames, tune, lo = 3, hi = 4;
@@ -212,9 +211,9 @@ static int kind_frames(struct request *q, char *out, size_t len)
 		return -1;
 	size &= ~(uint64_t)(MODEL_PIXEL_BYTES - 1);     /* whole pixels, as frames does */
 	if ((a = get(q, "alloc"))) {
-		for (alloc = 0; alloc < 5 && strcmp(a, allocs[alloc]); alloc++)
+		for (alloc = 0; alloc < (int)MODEL_ALLOCS && strcmp(a, model_alloc_names[alloc]); alloc++)
 			;
-		if (alloc == 5)
+		if (alloc == (int)MODEL_ALLOCS)
 			return fail(q, "bad alloc", "");
 	}
 	if (need(q, "frames", 1, 1000000, &frames) || maybe(q, "tune", 0, 1, 0, &tune))

@@ -28,14 +28,12 @@
  * the two agree).  What it leaves room for is said there. */
 #define FAULT_TOLERANCE 4
 
-/* The model's names for them (tools/include/model.h), in the same order. */
+/* The model's kinds (tools/include/model.h: their names too), in its order. */
 enum alloc_kind {
 	ALLOC_CALLOC = MODEL_CALLOC, ALLOC_MALLOC = MODEL_MALLOC, ALLOC_MEMSET = MODEL_MEMSET,
 	ALLOC_ONCE = MODEL_ONCE, ALLOC_FRAME = MODEL_FRAME,
 };
 
-static const char *const alloc_names[] = { "calloc", "malloc", "memset", "once", "frame" };
-#define N_ALLOC (sizeof alloc_names / sizeof alloc_names[0])
 static const char *const alloc_blurbs[] = {
 	"calloc() per frame (the completed program)",
 	"malloc() per frame (the skeleton as shipped)",
@@ -641,7 +639,7 @@ static void print_csv(const struct options *o, const struct result *r,
 	       "mmap_frames,user_s,sys_s,rss_before_trim_kib,rss_after_trim_kib,"
 	       "heap_top_offset,heap_top_bytes,heap_top_mapped");
 	env_csv_header(stdout);
-	printf("\n%s,%d,%u,%" PRIu64 ",%" PRIu64 ",%.3f,%ld,%.1f,", alloc_names[o->alloc],
+	printf("\n%s,%d,%u,%" PRIu64 ",%" PRIu64 ",%.3f,%ld,%.1f,", model_alloc_names[o->alloc],
 	       o->tune, o->frames, o->size, o->vary, r->seconds, r->use.minflt,
 	       (double)r->use.minflt / o->frames);
 	if (predicted(o))
@@ -698,7 +696,7 @@ static struct options parse_options(int argc, char **argv)
 			o.frames = (unsigned)v;
 			break;
 		case OPT_ALLOC:
-			k = bench_name_index(alloc_names, N_ALLOC, optarg);
+			k = bench_name_index(model_alloc_names, MODEL_ALLOCS, optarg);
 			if (k < 0)
 				bad_usage(usage, "--alloc wants calloc, malloc, memset, once or frame, not '%s'", optarg);
 			o.alloc = (enum alloc_kind)k;

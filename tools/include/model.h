@@ -244,8 +244,12 @@ static inline uint64_t model_pages_mapped_end(const struct model_pages *m, uint6
 
 /* ------------------------------------------------------ the replay */
 
-/* How a frame is allocated (frames --alloc; the order is frames.c's). */
+/* How a frame is allocated, and its name: frames --alloc NAME, and the
+ * alloc column of frames' CSV that the grader reads. */
 enum model_alloc { MODEL_CALLOC, MODEL_MALLOC, MODEL_MEMSET, MODEL_ONCE, MODEL_FRAME };
+__attribute__((unused))
+static const char *const model_alloc_names[] = { "calloc", "malloc", "memset", "once", "frame" };
+#define MODEL_ALLOCS (sizeof model_alloc_names / sizeof model_alloc_names[0])
 
 /* The main arena's top as the frame loop finds it: its offset into its
  * first page, its size, which of its pages are mapped (counted from that
