@@ -112,7 +112,8 @@ table() {
 }
 
 # What malloc_trim(0) can return depends on the page size: the reason, with
-# this machine's page size (the blocks are arenas.c's SMALL_MAX/MEDIUM_MAX).
+# this machine's page size (the blocks are SMALL_MAX/MEDIUM_MAX of
+# tools/include/arenas.h).
 trim_by_page_size() {
 	local page
 	page=$(getconf PAGESIZE)
