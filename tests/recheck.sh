@@ -111,8 +111,13 @@ else fail "recheck on a hostile upload" "exit $rc: $v"; fi
 
 # make check keeps the verdicts (build/verdicts/): a region edited after
 # a check is checked again, refused, then taken once it is mended; the
-# other regions' verdicts are the kept ones.
-if make -s handout OUT="$TMP/cache" >"$TMP/cache.out" 2>&1; then
+# other regions' verdicts are the kept ones.  The stubs' kit: a handout
+# made here, or, in a handout (which makes none), a copy of it.
+stubs_kit() {
+	if [ "$HANDOUT" = 0 ]; then make -s handout OUT="$TMP/cache"; return; fi
+	mkdir -p "$TMP/cache" && tar -cf - --exclude=./build --exclude=./.run . | tar -C "$TMP/cache" -xf -
+}
+if stubs_kit >"$TMP/cache.out" 2>&1; then
 	verdicts() { (cd "$TMP/cache" && tools/grading/recheck.sh --verdicts . >"$TMP/cache.out" 2>&1); echo "$?$(grep -c REFUSED "$TMP/cache.out")"; }
 	first=$(verdicts)
 	cp "$TMP/cache/arenas.c" "$TMP/arenas.stub.c"
@@ -123,7 +128,7 @@ if make -s handout OUT="$TMP/cache" >"$TMP/cache.out" 2>&1; then
 	if [ "$first $edited $mended" = "00 11 00" ] && [[ $why == *"a preprocessor line"* ]] && [ -s "$TMP/cache/build/verdicts/all" ]; then
 		pass "make check's kept verdicts: a region edited is checked again (refused, then taken mended)"
 	else fail "make check's kept verdicts" "exit and REFUSED count: $first, $edited, $mended (want 00 11 00): $why"; fi
-else fail "make handout for the verdicts' cache" "$(tail -n 2 "$TMP/cache.out")"; fi
+else fail "the stubs' kit for the verdicts' cache" "$(tail -n 2 "$TMP/cache.out")"; fi
 
 # ------------------------------------------------------------ whole runs
 full_only "recheck: whole runs (the kit's solutions, the stubs, tuning outside the regions)"
