@@ -56,9 +56,11 @@ else
 fi
 
 # A label every frames report prints, renamed: a student would see it.
-sed -i 's/"  sampled pixels:  /"  sampled pixel:   /' "$C/frames.c"
-if cmp -s frames.c "$C/frames.c"; then
-	fail "the planted change is made" "frames.c has no '  sampled pixels:  ' label to rename"
+# It is printed by Lab 1's instruments (tools/include/frames.h).
+P=tools/include/frames.h
+sed -i 's/"  sampled pixels:  /"  sampled pixel:   /' "$C/$P"
+if cmp -s "$P" "$C/$P"; then
+	fail "the planted change is made" "$P has no '  sampled pixels:  ' label to rename"
 	exit 0
 fi
 "$C/$SO" HEAD >"$TMP/differ" 2>"$TMP/differ.err"

@@ -46,6 +46,10 @@ BEGIN {
 	lab["arenas", "fordblks"] = 2                               # sched: bytes, chunks
 	lab["arenas", "VmSize grown"] = 1                           # sched: arenas made
 	lab["policies", "start-up"] = 1                             # startup (see below)
+	lab["yes", "writer sleeps"] = lab["yes", "reader sleeps"] = 1   # sched
+	lab["yes", "reads"] = 1                                     # sched: the pipe's chunks
+	lab["yes", "throughput"] = 1                                # time: a rate
+	lab["yes", "widest spread"] = 1                             # time (and its size, below)
 
 	# The CSV columns masked, by header name.
 	split("time_s user_s sys_s fill_s trim_s us_per_request wall_s wall_min_s " \
@@ -151,6 +155,15 @@ function flush(    i, l, label, k, n, f, m, mf, pf, na, out) {
 			}
 		} else if (prog == "malloc_variance" && l ~ /^  [^:]+ p50: /)
 			gsub(/[0-9]+\.[0-9]+x/, "~x", l)     # time: "mmap/heap p50: 2195.3x"
+		# yes, outside its table (the line after it may end it): time, a
+		# row's rate ("  4096 page+1: 0.09 GiB/s"), a ratio of two ("  16K /
+		# 4K:  1.20x"), and the size whose alignments spread widest, the
+		# line after its label
+		if (prog == "yes" && table == "") {
+			sub(/: [0-9]+\.[0-9]+ GiB\/s/, ": ~ GiB/s", l)
+			if (l ~ /^  16K \/ 4K: /) sub(/[0-9]+\.[0-9]+x/, "~x", l)
+			if (l ~ /^ +of one size \(at [0-9]+ B\)$/) sub(/[0-9]+ B\)$/, "~ B)", l)
+		}
 		if (match(l, /^  [A-Za-z][A-Za-z0-9 \/-]*: /)) {
 			label = substr(l, 3, RLENGTH - 4)
 			m = (("*", label) in lab) ? lab["*", label] : \
