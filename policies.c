@@ -31,6 +31,7 @@
  *        that gives it without a rebuild.
  */
 #include "tools/include/env.h"
+#include "tools/include/model.h"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -44,10 +45,8 @@
 #include <sys/statvfs.h>
 #include <sys/wait.h>
 
-/* The pin: thresholds far above any block a packer holds, in bytes (glibc
- * 2.36 reads "256M" as 256, 2.39 rejects it): 256 MiB and 512 MiB. */
-#define PIN_MMAP 268435456
-#define PIN_TRIM 536870912
+/* STR(N): a number as the string a setting spells it in, so the pin's
+ * thresholds (model.h's) are typed once. */
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -64,11 +63,12 @@ struct policy {
 
 static const struct policy policy_table[] = {
 	{ "defaults", NULL, NULL, NULL, NULL, "nothing: glibc's defaults" },
-	{ "pin", "glibc.malloc.mmap_threshold=" STR(PIN_MMAP)
-	  ":glibc.malloc.trim_threshold=" STR(PIN_TRIM),
-	  "MALLOC_MMAP_THRESHOLD_=" STR(PIN_MMAP) " MALLOC_TRIM_THRESHOLD_=" STR(PIN_TRIM),
-	  NULL, NULL, "mallopt(M_MMAP_THRESHOLD, " STR(PIN_MMAP) ");\n"
-	  "mallopt(M_TRIM_THRESHOLD, " STR(PIN_TRIM) ");" },
+	{ "pin", "glibc.malloc.mmap_threshold=" STR(MODEL_PIN_MMAP_THRESHOLD)
+	  ":glibc.malloc.trim_threshold=" STR(MODEL_PIN_TRIM_THRESHOLD),
+	  "MALLOC_MMAP_THRESHOLD_=" STR(MODEL_PIN_MMAP_THRESHOLD)
+	  " MALLOC_TRIM_THRESHOLD_=" STR(MODEL_PIN_TRIM_THRESHOLD),
+	  NULL, NULL, "mallopt(M_MMAP_THRESHOLD, " STR(MODEL_PIN_MMAP_THRESHOLD) ");\n"
+	  "mallopt(M_TRIM_THRESHOLD, " STR(MODEL_PIN_TRIM_THRESHOLD) ");" },
 	{ "arenas2", "glibc.malloc.arena_max=2", "MALLOC_ARENA_MAX=2", NULL, NULL,
 	  "mallopt(M_ARENA_MAX, 2);" },
 	{ "hugetlb1", "glibc.malloc.hugetlb=1", NULL, NULL, NULL,
@@ -248,8 +248,8 @@ static uint64_t model_block(struct heap_model *h, uint64_t n)
 static uint64_t pack_model(const struct options *o, int pinned)
 {
 	struct heap_model h = {
-		.threshold = pinned ? PIN_MMAP : THRESHOLD_START,
-		.trim = pinned ? PIN_TRIM : TOP_PAD, .dynamic = !pinned,
+		.threshold = pinned ? MODEL_PIN_MMAP_THRESHOLD : THRESHOLD_START,
+		.trim = pinned ? MODEL_PIN_TRIM_THRESHOLD : TOP_PAD, .dynamic = !pinned,
 		.page = (uint64_t)sysconf(_SC_PAGESIZE),
 	};
 	uint64_t state = o->seed, faults = 0;

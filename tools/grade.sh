@@ -60,7 +60,7 @@ LC_ALL=C; export LC_ALL     # bytes are bytes: what is not printable ASCII is re
 ROOT=$(dirname "$0")/..
 prog=grade
 . "$ROOT/tools/lib/lib.sh" || exit 2     # bad_usage, shown
-for lib in lib/csv.awk grading/steps.awk grading/grade.awk grading/alike.awk grading/copies.awk grading/gradescope.awk grading/steps grading/questions.sh grading/knobs; do
+for lib in include/model.h lib/csv.awk grading/steps.awk grading/grade.awk grading/alike.awk grading/copies.awk grading/gradescope.awk grading/steps grading/questions.sh grading/knobs; do
 	[ -r "$ROOT/tools/$lib" ] || { printf 'grade: %s is missing\n' "$ROOT/tools/$lib" >&2; exit 2; }
 done
 G=$ROOT/tools/grading
@@ -396,6 +396,7 @@ for f in "$ROOT/results/reference-submission.txt" "$ROOT"/tests/fixtures/*/submi
 done >"$T/shipped"
 grade_share() { # MANIFEST SUMMARY: grade the files listed
 	awk -v SUMMARY="$2" -v MANIFEST="$1" -v MANY=$many -v STEPS="$G/steps" -v SHIPPED="$T/shipped" \
+		-v MODEL_H="$ROOT/tools/include/model.h" \
 		-v PREDICT="$G/predict" -v PREDICT_REQ="$1.predict" \
 		-v EXPECT_OUT="${EXPECT_OUT:-}" -v MODE="$MODE" -v SHOWKEY=$SHOWKEY -v HANDOUT=$HANDOUT -v KNOBS_FILE="$KNOBS" \
 		-f "$L/csv.awk" -f "$G/steps.awk" -f "$G/alike.awk" -f "$G/grade.awk" -f "$G/gradescope.awk" </dev/null

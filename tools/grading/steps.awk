@@ -3,6 +3,8 @@
 # before a program (awk -f tools/grading/steps.awk -f prog.awk), or from the shell:
 #   awk -v KIND=graded -v KNOBS="FRAMES=10 ..." -v STRACE=1 [-v QUESTIONS=1] -f tools/grading/steps.awk tools/grading/steps
 #   awk -v KIND=tolerance -f tools/grading/steps.awk      (fault_tolerance(), below)
+#   awk -v KIND=define -v NAME=MODEL_PIN_MMAP_THRESHOLD -f tools/grading/steps.awk
+#       (a fact the C holds, c_define(): tools/include/model.h)
 #   awk -v KIND=groups -f tools/grading/steps.awk tools/grading/steps
 #       ("GROUP POINTS": the file, then each lab's graded rows, in the table's
 #       order: the Classroom workflow's groups, tools/grading/classroom/run.sh)
@@ -13,6 +15,8 @@
 #   awk -v KIND=exercise -v KNOBS=... -v STRACE=1 -f tools/grading/steps.awk tools/grading/steps
 #       (make check: the rows that grade an exercise, and the rows their
 #       checkers compare with)
+# MODEL_H, if given, is where tools/include/model.h is (for a reader whose
+# directory is not the kit's: tools/grade.sh).
 # KNOBS holds the knobs as given (FRAMES SCALE VARIANCE_ITERS COUNT_LARGE
 # BYTES, and the student's Q_*); steps_derive() adds the derived ones.
 # Prints one line a record: ID|HOW|ENV|COMMAND, HOW one of run, sc (strace -c
@@ -171,14 +175,14 @@ function steps_knobs(s, K,    n, a, i, e) {
 # steps_derive(K): the knobs every reader computes the same way, from the
 # ones given.  Lab 4's frames N4 = 100 / SCALE and Lab 4's 8 MiB +- 1.5 MiB
 # frames NV = 300 / SCALE (at least 1 each); the thresholds Lab 4 sets:
-# THR 256 MiB (over every frame), TRIM 512 MiB.  A knob given stays.
+# THR and TRIM, the pinned ones (model.h).  A knob given stays.
 function steps_derive(K) {
 	if (("SCALE" in K) && K["SCALE"] + 0 >= 1) {
 		if (!("N4" in K)) K["N4"] = max1(int(100 / K["SCALE"]))
 		if (!("NV" in K)) K["NV"] = max1(int(300 / K["SCALE"]))
 	}
-	if (!("THR" in K)) K["THR"] = 268435456
-	if (!("TRIM" in K)) K["TRIM"] = 536870912
+	if (!("THR" in K)) K["THR"] = c_define("MODEL_PIN_MMAP_THRESHOLD")
+	if (!("TRIM" in K)) K["TRIM"] = c_define("MODEL_PIN_TRIM_THRESHOLD")
 }
 function max1(n) { return n < 1 ? 1 : n }
 
@@ -227,11 +231,26 @@ function steps_add(id, how, env, cmd, K) {
 }
 
 # How far a measured fault count may stray from the model's, in faults,
-# for the grader and the tests alike.  The model replays every page the
-# frame loop touches; what is left is the process's own first touches
-# inside the loop (a page of code or stack): none measured on glibc 2.36,
-# Linux 6.1 and 6.18; 4 leaves room for a libc that touches more.
-function fault_tolerance() { return 4 }
+# for the grader and the tests alike: the C's (model.h, where its reason
+# is said).
+function fault_tolerance() { return c_define("MODEL_FAULT_TOLERANCE") + 0 }
+
+# c_define(NAME): the digits of "#define NAME digits" in the kit's model
+# (tools/include/model.h, or MODEL_H), the one home of a fact the C, the
+# grader and the scripts share.  Kept as a string: mawk would print a
+# large number as 5.36871e+08.  None there stops awk (exit 2).
+function c_define(name,    f, line, a) {
+	if (name in C_DEFINE) return C_DEFINE[name]
+	f = MODEL_H != "" ? MODEL_H : "tools/include/model.h"
+	while ((getline line < f) > 0)
+		if (split(line, a, " ") == 3 && a[1] == "#define" && a[2] == name && a[3] ~ /^[0-9]+$/) {
+			C_DEFINE[name] = a[3]
+			break
+		}
+	close(f)
+	if (!(name in C_DEFINE)) { print "steps: no #define " name " in " f > "/dev/stderr"; exit 2 }
+	return C_DEFINE[name]
+}
 
 # For the shell: print the records of every step of KIND (see the top).
 function steps_print(path,    n, i, K) {
@@ -252,6 +271,7 @@ function steps_print(path,    n, i, K) {
 
 BEGIN {
 	if (KIND == "tolerance") { print fault_tolerance(); exit }
+	if (KIND == "define") { print c_define(NAME); exit }
 	if (KIND == "knob") {
 		steps_knobs(KNOBS, K); steps_derive(K)
 		if (!(NAME in K)) { print "steps: no derived knob '" NAME "'" > "/dev/stderr"; exit 2 }

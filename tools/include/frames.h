@@ -23,10 +23,6 @@
 #define SAMPLE_STRIDE MODEL_SAMPLE_STRIDE   /* check_frame() looks at every 8th pixel */
 #define MAX_FRAMES 1000000u
 #define MIB (1024.0 * 1024.0)
-/* How far a measured fault count may stray from an exact prediction: the
- * grader's fault_tolerance() (tools/grading/steps.awk; tests/why.sh checks
- * the two agree).  What it leaves room for is said there. */
-#define FAULT_TOLERANCE 4
 
 /* The model's kinds (tools/include/model.h: their names too), in its order. */
 enum alloc_kind {
@@ -594,7 +590,7 @@ static void print_report(const struct options *o, const struct result *r,
 			printf("  predicted:       %" PRIu64 " (upper bound)\n", pr->faults);
 		else
 			printf("  predicted:       %" PRIu64 " (exact within %d: the grader's tolerance)\n",
-			       pr->faults, FAULT_TOLERANCE);
+			       pr->faults, MODEL_FAULT_TOLERANCE);
 		for (int i = 0; i < n; i++)
 			printf("  %-17s%s\n", i ? "" : "why:", why[i]);
 	}

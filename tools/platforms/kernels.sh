@@ -65,7 +65,8 @@
 # 2-CPU machine under TCG: results/kernels.txt says, boot by boot.
 #
 # Exit status: 0 every boot ran and every check held; 1 a boot failed, an
-# "exact" prediction was off by more than 2 faults, or a grade exited other
+# "exact" prediction was off by more than the grader's fault tolerance
+# (tools/grading/steps.awk), or a grade exited other
 # than 0 (3 under THP always: ENV checks); 2 usage error; 3 nothing could
 # run here, or a kernel asked for could not be had (no qemu, not x86-64
 # Debian, a kernel could not be fetched): the reason is on stderr.

@@ -166,10 +166,12 @@ commas() {
 }
 
 plot_lab4() {
-	local edge
+	local edge thr trim
 	csv=$CSV_DIR/lab4.csv
 	rm -f "$csv"
 	edge=$(./frames --edge) || fail "./frames --edge"
+	thr=$(awk -v KIND=knob -v NAME=THR -f tools/grading/steps.awk) &&
+		trim=$(awk -v KIND=knob -v NAME=TRIM -f tools/grading/steps.awk) || fail "steps.awk's THR, TRIM"
 	sizes="$(for m in $(seq 8 2 40); do echo $((m << 20)); done; echo "$edge"; echo $((edge + 8)))"
 	sizes=$(echo "$sizes" | sort -n)
 	n=$(echo "$sizes" | wc -l)
@@ -178,8 +180,8 @@ plot_lab4() {
 		i=$((i + 1))
 		progress "Lab 4, size $i of $n: $s bytes"
 		add_rows "$csv" policy "untuned" ./frames --alloc memset --csv --size "$s" --frames "$FRAMES"
-		add_rows "$csv" policy "tuned (MALLOC_*_)" MALLOC_MMAP_THRESHOLD_=268435456 \
-			MALLOC_TRIM_THRESHOLD_=536870912 ./frames --alloc memset --csv --size "$s" \
+		add_rows "$csv" policy "tuned (MALLOC_*_)" MALLOC_MMAP_THRESHOLD_="$thr" \
+			MALLOC_TRIM_THRESHOLD_="$trim" ./frames --alloc memset --csv --size "$s" \
 			--frames "$FRAMES"
 	done
 	# The edge is two sizes 8 bytes apart, so it draws as the untuned line's

@@ -46,14 +46,18 @@ TABLE_LEAD='%-18s%10s' TABLE_CELL='%9s%-2s'
 # cell VALUE MARKS: the next cell of the row being drawn.
 cell() { table_cell "$1" "$2"; }
 
+# TOL: how far an "exact" count may stray, in faults: the grader's own
+# (fault_tolerance(), tools/grading/steps.awk), read by table().
+TOL=0
+
 # diff_mark COL VALUE ARRAY [LABEL]: "+" when the first kernel's column of
-# the same THP mode holds a number more than 2 away from VALUE.
+# the same THP mode holds a number more than the tolerance away from VALUE.
 diff_mark() {
 	local first=${BLOCK[0]%% *} other v=$2
 	local -n arr=$3
 	other=${arr[$first ${1#* }${4:+,$4}]:-}
 	[ "${1% *}" != "$first" ] && [[ $v =~ ^[0-9]+$ && $other =~ ^[0-9]+$ ]] &&
-		[ $((v > other ? v - other : other - v)) -gt 2 ] && echo "+"
+		[ $((v > other ? v - other : other - v)) -gt "$TOL" ] && echo "+"
 }
 
 # count_cell COL LABEL: measured faults, marked against the prediction.
@@ -62,7 +66,7 @@ count_cell() {
 	if [[ ! $m =~ ^[0-9]+$ ]]; then FAILED=1; cell failed "*"; return; fi
 	if [ "$k" = exact ] && [[ $p =~ ^[0-9]+$ ]]; then
 		mark=" "
-		[ $((m > p ? m - p : p - m)) -gt 2 ] && { mark="*"; FAILED=1; }
+		[ $((m > p ? m - p : p - m)) -gt "$TOL" ] && { mark="*"; FAILED=1; }
 	fi
 	cell "$m" "$mark$(diff_mark "$1" "$m" MEAS "$2")"
 }
@@ -121,6 +125,7 @@ block() {
 
 table() {
 	local col s thp fam done_fams=' '
+	TOL=$(awk -v KIND=tolerance -f tools/grading/steps.awk) || return 1
 	for col in "${COLS[@]}"; do
 		fam=$(family "${col% *}")
 		[[ $done_fams == *" $fam "* ]] && continue
@@ -132,9 +137,10 @@ table() {
 	cat <<EOF
 Cells: minor faults measured in the guest, $FRAMES frames a check (frames --csv); "predicted"
 is the program's own predicted_faults column, the same in every column unless marked "?".
-*  fails: an "exact" prediction missed by more than 2 faults, or an exit that fails
+*  fails: an "exact" prediction missed by more than $TOL faults (the grader's
+   tolerance), or an exit that fails
 ~  the prediction is an upper bound here (huge pages may back the frames): not checked
-+  differs by more than 2 from the first kernel's count under the same THP mode
++  differs by more than $TOL from the first kernel's count under the same THP mode
 grade exit: 0 passes, and 3 (ENV checks only) under THP always.
 EOF
 	for s in $SUITES; do
