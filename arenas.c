@@ -24,7 +24,8 @@
  *        really holds), "arenas" against "predicted", and the RssAnon
  *        before and after malloc_trim.
  */
-#include "tools/include/bench.h"    /* the clock, threads and their gate */
+#include "tools/include/bench.h"    /* the clock, getrusage */
+#include "tools/include/work.h"     /* random sizes, threads and their gate, the sink */
 #include "tools/include/arenas.h"   /* the burst's sizes, options, prediction, report */
 
 #include <malloc.h>
@@ -35,7 +36,7 @@
 /* Three blocks in four small, one medium. */
 static uint32_t block_size(uint64_t *state)
 {
-	uint64_t r = bench_next_random(state);
+	uint64_t r = work_random(state);
 
 	if (r % 4)
 		return 16 + (uint32_t)((r >> 8) % (SMALL_MAX - 15));
@@ -60,7 +61,7 @@ static unsigned workers_done;        /* workers whose requests are over */
 
 static void gate(void)
 {
-	bench_gate(&gate_all);
+	work_gate(&gate_all);
 }
 
 static void *new_block(uint32_t size)
@@ -70,7 +71,7 @@ static void *new_block(uint32_t size)
 	if (!p)
 		die("malloc(%" PRIu32 ") failed", size);
 	memset(p, 'r', size);     /* a request writes what it allocates */
-	bench_sink(p);
+	work_sink(p);
 	count_alloc(size);
 	return p;
 }
@@ -92,13 +93,13 @@ static void handle_request(struct worker *w, struct block *burst, struct block *
 {
 	unsigned n = w->o->blocks, keep;
 
-	if (bench_next_random(state) % BIG_EVERY == 0)
+	if (work_random(state) % BIG_EVERY == 0)
 		n *= BIG_TIMES;
 	for (unsigned i = 0; i < n; i++) {
 		burst[i].size = block_size(state);
 		burst[i].p = new_block(burst[i].size);
 	}
-	keep = (unsigned)(bench_next_random(state) % n);
+	keep = (unsigned)(work_random(state) % n);
 	drop_block(&ring[round % w->slots]);
 	ring[round % w->slots] = burst[keep];
 	burst[keep].p = NULL;
@@ -173,7 +174,7 @@ static struct result run(const struct options *o)
 	if (!w)
 		die("calloc(%u workers) failed", o->threads);
 	memset(&r, 0, sizeof r);
-	bench_gate_init(&gate_all, o->threads + 1);
+	work_gate_init(&gate_all, o->threads + 1);
 	bench_progress(1, "starting the threads");
 	r.before = read_status();
 	for (unsigned i = 0; i < o->threads; i++) {
@@ -183,7 +184,7 @@ static struct result run(const struct options *o)
 		w[i].slots = o->live / o->threads + (i < o->live % o->threads);
 		if (!w[i].slots)
 			w[i].slots = 1;
-		bench_thread_start(&w[i].tid, run_worker, &w[i]);
+		work_thread_start(&w[i].tid, run_worker, &w[i]);
 	}
 	r.start = read_status();   /* the workers wait at the gate */
 	r.anon_peak_kib = r.start.anon_kib;
@@ -211,7 +212,7 @@ static struct result run(const struct options *o)
 	bench_progress(1, "freeing");
 	gate();
 	for (unsigned i = 0; i < o->threads; i++) {
-		bench_thread_join(w[i].tid);
+		work_thread_join(w[i].tid);
 		r.requests += w[i].requests;
 		r.calls += w[i].calls;
 		r.live_blocks += o->rounds < w[i].slots ? o->rounds : w[i].slots;

@@ -24,6 +24,7 @@
  * the kit's, in tools/include/frames.h.
  */
 #include "tools/include/bench.h"    /* the TSC, getrusage, percentiles */
+#include "tools/include/work.h"     /* the sink: the work is not optimised away */
 #include "tools/include/frames.h"   /* the kit: options, prediction, report */
 
 /* ------------------------------------------------------------ the work */
@@ -100,7 +101,7 @@ static uint64_t *new_frame(size_t bytes)
 /* END EXERCISE lab1.new_frame */
 
 /* The per-frame allocation, as each variant of the program writes it.
- * bench_sink() stops the compiler from turning malloc + reads into calloc
+ * work_sink() stops the compiler from turning malloc + reads into calloc
  * (which would hide the bug) or deleting the memset. */
 static uint64_t *alloc_frame(enum alloc_kind kind, size_t bytes)
 {
@@ -109,10 +110,10 @@ static uint64_t *alloc_frame(enum alloc_kind kind, size_t bytes)
 
 	if (!p)
 		die("cannot allocate a frame of %zu bytes", bytes);
-	bench_sink(p);
+	work_sink(p);
 	if (kind == ALLOC_MEMSET)
 		memset(p, 0, bytes);
-	bench_sink(p);
+	work_sink(p);
 	return p;
 }
 
@@ -155,7 +156,7 @@ static struct result run_frames(const struct options *o, const char *heap_lo)
 		r.corrupt += check_frame(f, bytes / sizeof *f, i, &r.sampled);
 		if (bytes > r.max_bytes)
 			r.max_bytes = bytes;
-		bench_sink(f);
+		work_sink(f);
 		if (!once)
 			free(f);
 		/* After free(), between frames; --csv too (stdout is the CSV,
@@ -166,7 +167,7 @@ static struct result run_frames(const struct options *o, const char *heap_lo)
 	}
 	bench_progress_done();
 	if (once) {
-		bench_sink(once);
+		work_sink(once);
 		free(once);
 	}
 	r.seconds = bench_now() - t0;

@@ -26,6 +26,7 @@
  * run, main(); the kit's instruments: tools/include/malloc_variance.h.
  */
 #include "tools/include/bench.h"    /* the TSC, getrusage, percentiles */
+#include "tools/include/work.h"     /* the sink, threads and their start line */
 
 #include <malloc.h>
 #include <sys/mman.h>
@@ -145,7 +146,7 @@ static void loop_malloc(uint64_t *out, uint64_t n, size_t size)
 		if (!p)
 			die("malloc(%zu)", size);
 		p[0] = (char)i;
-		bench_sink(p);
+		work_sink(p);
 		free(p);
 		out[i] = bench_tsc_stop() - t0;
 	}
@@ -160,7 +161,7 @@ static void loop_pool(uint64_t *out, uint64_t n, struct pool *pl)
 		if (!p)
 			die("the pool is empty");
 		p[0] = (char)i;
-		bench_sink(p);
+		work_sink(p);
 		pool_put(pl, p);
 		out[i] = bench_tsc_stop() - t0;
 	}
@@ -191,10 +192,10 @@ static void *worker_run(void *arg)
 	memset(w->out, 0, w->n * sizeof *w->out);
 	if (w->row->kind == ROW_POOL && pool_init(&w->pool, w->row->size, POOL_BLOCKS))
 		die("mmap for the pool");
-	bench_gate(w->ready);
+	work_gate(w->ready);
 	if (w->is_main)
 		w->before = bench_usage_now();
-	bench_gate(w->go);
+	work_gate(w->go);
 	/* In twentieths, so the main thread can show how far the row is
 	 * between two samples (each sample is timed alone: a progress line
 	 * lands in none of them).  A forced-mmap row under strace runs for
@@ -245,18 +246,18 @@ static void run_row_here(const struct row *r, const struct options *o,
 	unsigned t;
 
 	set_thresholds(r, res);
-	bench_gate_init(&ready, o->threads);
-	bench_gate_init(&go, o->threads);
+	work_gate_init(&ready, o->threads);
+	work_gate_init(&go, o->threads);
 	for (t = 0; t < o->threads; t++) {
 		w[t] = (struct worker){ .row = r, .out = samples + t * o->iters,
 					.n = o->iters, .ready = &ready, .go = &go,
 					.is_main = t == 0 };
 		if (t > 0)
-			bench_thread_start(&tid[t], worker_run, &w[t]);
+			work_thread_start(&tid[t], worker_run, &w[t]);
 	}
 	worker_run(&w[0]);
 	for (t = 1; t < o->threads; t++)
-		bench_thread_join(tid[t]);
+		work_thread_join(tid[t]);
 	after = bench_usage_now();
 	res->minflt = bench_usage_delta(w[0].before, after).minflt;
 	res->via_mmap = r->kind == ROW_MALLOC && next_block_is_mmapped(r->size);

@@ -32,6 +32,7 @@
  */
 #include "tools/include/env.h"
 #include "tools/include/model.h"
+#include "tools/include/work.h"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -153,9 +154,9 @@ static void usage(FILE *out)
 /* Block i's size: an octave, then a point inside it, both from the seed. */
 static size_t pack_size(uint64_t *state)
 {
-	size_t base = (size_t)PACK_MIN_BYTES << (bench_next_random(state) % PACK_OCTAVES);
+	size_t base = (size_t)PACK_MIN_BYTES << (work_random(state) % PACK_OCTAVES);
 
-	return base + (size_t)(bench_next_random(state) % base);
+	return base + (size_t)(work_random(state) % base);
 }
 
 /* What a packer does with each input: a buffer as big as the file, filled,

@@ -38,7 +38,8 @@
  *        per page written in a block that came straight from mmap), sys
  *        time, and time per request at 1 thread and at N threads.
  */
-#include "tools/include/bench.h"     /* the TSC, getrusage, threads and their gate */
+#include "tools/include/bench.h"     /* the TSC, getrusage */
+#include "tools/include/work.h"      /* random sizes, threads and their gate, the sink */
 #include "tools/include/threads.h"   /* options, the policy, the geometry, report */
 
 #include <limits.h>
@@ -58,7 +59,7 @@ static uint64_t request_size(const struct options *o, uint64_t *state)
 
 	if (o->fixed)
 		return o->size;
-	u = (double)(bench_next_random(state) >> 11) * 0x1.0p-53;
+	u = (double)(work_random(state) >> 11) * 0x1.0p-53;
 	return 1 + (uint64_t)(u * u * (double)(o->size - 1));
 }
 
@@ -89,14 +90,14 @@ static void *new_block(uint64_t size, struct tally *t)
 	/* Write every page, as a work buffer is used.  The sink keeps the
 	 * compiler from deleting a memset whose bytes are never read. */
 	memset(p, 'w', size);
-	bench_sink(p);
+	work_sink(p);
 	count_block(t, p, size);
 	return p;
 }
 
 static void gate(void)
 {
-	bench_gate(&phase_gate);
+	work_gate(&phase_gate);
 }
 
 static void *run_worker(void *arg)
@@ -120,7 +121,7 @@ static void *run_worker(void *arg)
 	gate();   /* all filled: main takes a snapshot */
 	gate();   /* go */
 	for (uint64_t i = 0; i < o->count; i++) {
-		uint64_t k = bench_next_random(&state) % w->slots;
+		uint64_t k = work_random(&state) % w->slots;
 
 		free(live[k]);
 		w->live_end -= len[k];
@@ -216,7 +217,7 @@ static struct result run(const struct options *o)
 	r.slots = (uint64_t)(o->live / (o->weak ? 1 : o->threads) / mean_request(o) + 0.5);
 	if (r.slots < 1)
 		r.slots = 1;
-	bench_gate_init(&phase_gate, o->threads + 1);
+	work_gate_init(&phase_gate, o->threads + 1);
 
 	bench_progress(1, "starting the threads and building the live set");
 	u0 = bench_usage_now();
@@ -225,7 +226,7 @@ static struct result run(const struct options *o)
 		w[i].o = o;
 		w[i].index = i;
 		w[i].slots = r.slots;
-		bench_thread_start(&w[i].tid, run_worker, &w[i]);
+		work_thread_start(&w[i].tid, run_worker, &w[i]);
 	}
 	gate();
 	bench_progress(1, "timed part");
@@ -242,7 +243,7 @@ static struct result run(const struct options *o)
 	bench_progress(1, "freeing");
 	gate();
 	for (unsigned i = 0; i < o->threads; i++) {
-		bench_thread_join(w[i].tid);
+		work_thread_join(w[i].tid);
 		add_tally(&r.fill, &w[i].fill);
 		add_tally(&r.churn, &w[i].churn);
 		r.live_start += w[i].live_start;

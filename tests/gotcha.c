@@ -1,7 +1,7 @@
 /*
  * tests/gotcha.c - Lab 4's benchmarking gotcha: the same malloc + memset +
  * free loop twice, once as most benchmarks write it and once with the
- * kit's guard, bench_sink().  At -O1 and above GCC and clang see that
+ * kit's guard, work_sink().  At -O1 and above GCC and clang see that
  * nobody reads the memory and may delete the whole loop: the "benchmark"
  * then measures an empty loop and reports no page faults at all.
  *
@@ -13,6 +13,7 @@
  * this process: under THP "always" an 8 MiB block faults in 2 MiB pieces.
  */
 #include "tools/include/env.h"
+#include "tools/include/work.h"
 
 #include <malloc.h>
 #include <sys/prctl.h>
@@ -42,9 +43,9 @@ static long faults_guarded(void)
 		char *p = malloc(BLOCK);
 		if (!p)
 			die("malloc");
-		bench_sink(p);      /* the compiler must assume p is used ... */
+		work_sink(p);      /* the compiler must assume p is used ... */
 		memset(p, 1, BLOCK);
-		bench_sink(p);      /* ... and that the stores are read */
+		work_sink(p);      /* ... and that the stores are read */
 		free(p);
 	}
 	return bench_usage_now().minflt - f0;
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
 	bench_start(argv[0]);
 	if (argc > 1) {
 		fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
-			"usage: %s\nRuns the same malloc+memset+free loop without and with bench_sink().\n",
+			"usage: %s\nRuns the same malloc+memset+free loop without and with work_sink().\n",
 			bench_prog);
 		return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
 	}

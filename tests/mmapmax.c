@@ -17,6 +17,7 @@
  * Usage: tests/bin/mmapmax
  */
 #include "tools/include/env.h"
+#include "tools/include/work.h"
 
 #include <malloc.h>
 #include <pthread.h>
@@ -43,7 +44,7 @@ static void *thread_block(void *unused)
 		return NULL;
 	}
 	p[0] = 1;
-	bench_sink(p);
+	work_sink(p);
 	printf("thread: %s\n", where(p));
 	free(p);
 	return NULL;
@@ -67,7 +68,7 @@ int main(int argc, char **argv)
 	if (!p)
 		die("malloc(1 MiB)");
 	p[0] = 1;
-	bench_sink(p);
+	work_sink(p);
 	printf("main: %s\n", where(p));
 	free(p);
 	err = pthread_create(&t, NULL, thread_block, NULL);

@@ -9,6 +9,7 @@
  * rank ceil(p/100 * n), counting from 1.
  */
 #include "tools/include/bench.h"
+#include "tools/include/work.h"
 
 #include <malloc.h>
 #include <sys/mman.h>
@@ -135,7 +136,7 @@ static void test_sort_leaves_allocator_alone(void)
 	p = malloc(4 << 20);
 	if (!p)
 		die("malloc");
-	bench_sink(p);
+	work_sink(p);
 	after = mallinfo2().hblks;
 	free(p);
 	munmap(v, n * sizeof *v);

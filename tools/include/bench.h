@@ -1,16 +1,15 @@
 /*
- * tools/include/bench.h - measuring, shared by every malloc-labs program.
- * Header-only and static: each lab stays one .c file built by one command,
- * and unused parts cost nothing.
+ * tools/include/bench.h - the kit's bench header: timing, getrusage and
+ * percentiles, and nothing else.  Header-only and static: each lab stays
+ * one .c file built by one command, and unused parts cost nothing.
  *   bench_usage_*()          getrusage snapshots and deltas (faults, RSS, CPU)
  *   bench_now()              monotonic wall clock in seconds
  *   bench_tsc_*()            serialised cycle counter, calibrated to ns
  *   bench_sort(), bench_pct()  a sort that allocates nothing, percentiles
- *   bench_sink()             keeps the compiler from deleting measured work
- *   bench_next_random(), bench_thread_*(), bench_gate()  repeatable random
- *                            numbers, threads and a start line for them
- * The command line, errors and progress are tools/include/cli.h (included:
- * what fails here dies), the environment check tools/include/env.h.
+ * What a workload needs beside it (the sink, a repeatable random stream,
+ * threads and their start line) is tools/include/work.h; the command
+ * line, errors and progress are tools/include/cli.h (included: what fails
+ * here dies), the environment check tools/include/env.h.
  */
 #ifndef MALLOC_LABS_BENCH_H
 #define MALLOC_LABS_BENCH_H
@@ -24,7 +23,6 @@
 #include "cli.h"
 #if defined(__linux__) && defined(__GLIBC__)   /* else cli.h said why */
 
-#include <pthread.h>
 #include <sys/resource.h>
 
 /* ----------------------------------------------------- resources, clocks */
@@ -240,68 +238,6 @@ static uint64_t bench_pct(const uint64_t *sorted, size_t n, unsigned p_tenths)
 		rank = n;
 	return sorted[rank - 1];
 }
-
-/* --------------------------------------------------------------- threads */
-
-/* splitmix64: small, fast, and the same sequence on every machine, so a
- * seed names a run exactly. */
-__attribute__((unused))
-static uint64_t bench_next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* A thread running fn(arg), or die(). */
-__attribute__((unused))
-static void bench_thread_start(pthread_t *tid, void *(*fn)(void *), void *arg)
-{
-	errno = pthread_create(tid, NULL, fn, arg);
-	if (errno)
-		die("pthread_create");
-}
-
-/* Wait for a thread to end, or die(). */
-__attribute__((unused))
-static void bench_thread_join(pthread_t tid)
-{
-	errno = pthread_join(tid, NULL);
-	if (errno)
-		die("pthread_join");
-}
-
-/* A start line for n threads (main() included), or die(). */
-__attribute__((unused))
-static void bench_gate_init(pthread_barrier_t *gate, unsigned n)
-{
-	errno = pthread_barrier_init(gate, NULL, n);
-	if (errno)
-		die("pthread_barrier_init");
-}
-
-/* Wait at a start line shared by main() and its workers: the phase a
- * getrusage() snapshot brackets begins for every thread at once. */
-__attribute__((unused))
-static void bench_gate(pthread_barrier_t *gate)
-{
-	int e = pthread_barrier_wait(gate);
-
-	if (e && e != PTHREAD_BARRIER_SERIAL_THREAD) {
-		errno = e;
-		die("pthread_barrier_wait");
-	}
-}
-
-/* --------------------------------------------------------------- honesty */
-
-/* Tell the compiler that `p` escapes and memory may have been read and
- * written here.  Without it GCC and clang may delete a malloc/memset/free
- * whose memory is never read, or turn malloc + reads into calloc, and the
- * lab would measure nothing. */
-#define bench_sink(p) __asm__ __volatile__("" : : "r"(p) : "memory")
 
 #endif /* Linux and glibc */
 #endif /* MALLOC_LABS_BENCH_H */

@@ -14,6 +14,7 @@
 
 #include "env.h"
 #include "model.h"
+#include "work.h"
 
 #include <malloc.h>
 #include <sys/prctl.h>
@@ -186,7 +187,7 @@ static void make_sure_heap_exists(void)
 	p = malloc((size_t)sysconf(_SC_PAGESIZE) / 2);
 	if (!p)
 		die("cannot allocate the heap's first block");
-	bench_sink(p);
+	work_sink(p);
 	free(p);
 }
 

@@ -12,6 +12,7 @@
 #define MALLOC_LABS_MALLOC_VARIANCE_H
 
 #include "env.h"
+#include "work.h"
 
 #include <signal.h>
 #include <sys/prctl.h>
@@ -198,7 +199,7 @@ static int next_block_is_mmapped(size_t size)
 	if (!p)
 		die("malloc(%zu)", size);
 	p[0] = 1;
-	bench_sink(p);
+	work_sink(p);
 #if __GLIBC_PREREQ(2, 33)
 	after = mallinfo2().hblks;
 #else
