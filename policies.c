@@ -182,81 +182,27 @@ static int pack(const struct options *o)
 	return 0;
 }
 
-/* glibc's constants (malloc/malloc.c, 64-bit): the size field, the chunk
- * alignment, the smallest chunk, the default top_pad and threshold, and
- * the dynamic threshold's cap (DEFAULT_MMAP_THRESHOLD_MAX). */
-#define SIZE_SZ 8u
-#define MINSIZE 32u
-#define TOP_PAD (128u << 10)
-#define THRESHOLD_START (128u << 10)
-#define THRESHOLD_CAP (32u << 20)
-
-/* The main arena as the packer's loop sees it: every block is freed
- * before the next, so the heap is its top chunk alone. */
-struct heap_model {
-	uint64_t threshold, trim;       /* mmap and trim thresholds */
-	int dynamic;                    /* freeing an mmapped chunk moves them */
-	uint64_t top;                   /* the top chunk's bytes */
-	uint64_t touched;               /* heap pages written since the last trim */
-	uint64_t page;
-};
-
-static uint64_t up(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
-
-/* A chunk carved from the top at the heap's start: the pages the fill and
- * the new top's header write that were not written before fault. */
-static uint64_t model_heap_block(struct heap_model *h, uint64_t nb)
+/* The loop's faults predicted for o's blocks under a row's settings (its
+ * GLIBC_TUNABLES, read as this glibc reads them): a number to set beside
+ * the row, from glibc's rules (model.h's top chunk, a block at a time). */
+static uint64_t pack_model(const struct options *o, const struct policy *row)
 {
-	uint64_t need = up(nb + 2 * SIZE_SZ, h->page) / h->page, faults = 0;
-
-	if (h->top < nb + MINSIZE)       /* sysmalloc grows the heap */
-		h->top += up(nb + TOP_PAD + MINSIZE - h->top, h->page);
-	if (need > h->touched) {
-		faults = need - h->touched;
-		h->touched = need;
-	}
-	/* free(): the chunk merges back into the top; systrim above the
-	 * trim threshold gives back all but top_pad (whole pages). */
-	if (h->top >= h->trim && h->top - MINSIZE - 1 > TOP_PAD) {
-		h->top -= (h->top - MINSIZE - 1 - TOP_PAD) / h->page * h->page;
-		if (h->touched > h->top / h->page)
-			h->touched = h->top / h->page;
-	}
-	return faults;
-}
-
-/* Faults of one block (request n): from the top when it has room; else
- * its own mmap at or above the threshold, every page faulting; else the
- * heap grows.  Freeing an mmapped chunk below the cap raises the
- * threshold to its size and the trim threshold to twice that (__libc_free;
- * the IS_MMAPPED bit, 2, is part of the size compared). */
-static uint64_t model_block(struct heap_model *h, uint64_t n)
-{
-	uint64_t nb = (n + SIZE_SZ + 15) & ~(uint64_t)15, size;
-
-	if (h->top >= nb + MINSIZE || nb < h->threshold)
-		return model_heap_block(h, nb);
-	size = up(nb + SIZE_SZ, h->page);
-	if (h->dynamic && (size | 2) > h->threshold && (size | 2) <= THRESHOLD_CAP) {
-		h->threshold = size;
-		h->trim = 2 * size;
-	}
-	return size / h->page;
-}
-
-/* The loop's faults predicted for o's blocks, glibc's defaults (pinned 0)
- * or the pin (1): a number to set beside a row, from first principles. */
-static uint64_t pack_model(const struct options *o, int pinned)
-{
-	struct heap_model h = {
-		.threshold = pinned ? MODEL_PIN_MMAP_THRESHOLD : THRESHOLD_START,
-		.trim = pinned ? MODEL_PIN_TRIM_THRESHOLD : TOP_PAD, .dynamic = !pinned,
+	char tunables[256];
+	const char *words[] = { tunables };
+	struct env_malloc m;
+	struct model_top top = { .top = 0 };
+	const struct model_machine mc = {
 		.page = (uint64_t)sysconf(_SC_PAGESIZE),
+		.glibc_minor = model_glibc_minor(env_glibc()),
+		.bits = (int)sizeof(size_t) * 8,
 	};
 	uint64_t state = o->seed, faults = 0;
 
+	snprintf(tunables, sizeof tunables, "GLIBC_TUNABLES=%s", row->tunables ? row->tunables : "");
+	env_malloc_policy_of(&m, words, row->tunables != NULL, env_glibc(), mc.bits);
+	top.pol = model_policy_from_env(&m);
 	for (unsigned i = 0; i < o->blocks; i++)
-		faults += model_block(&h, pack_size(&state));
+		faults += model_top_block(&mc, &top, pack_size(&state));
 	return faults;
 }
 
@@ -1196,7 +1142,7 @@ static void print_predictions(struct job *j, const struct options *child,
 	       "  the loop's from glibc's rules: %u blocks, seed %" PRIu64 "):\n",
 	       r.faults, child->blocks, child->seed);
 	for (int pinned = 0; pinned <= 1; pinned++) {
-		uint64_t want = (uint64_t)r.faults + pack_model(child, pinned);
+		uint64_t want = (uint64_t)r.faults + pack_model(child, rows[pinned].p);
 
 		if (rows[pinned].failed)
 			continue;

@@ -12,6 +12,7 @@
  *   model_threshold_cap(), _edge()         the dynamic threshold's limit
  *   model_pages_*()                        mapped pages as runs
  *   model_replay()                         Lab 1's frame loop, page by page
+ *   model_top_block()                      Lab 8's packer, a block at a time
  */
 #ifndef MALLOC_LABS_MODEL_H
 #define MALLOC_LABS_MODEL_H
@@ -194,6 +195,63 @@ static inline uint64_t model_threshold_edge(const struct model_machine *mc)
 	while (s > 8 && ((c.mchunk | 2) > cap || c.mchunk <= c.nb))
 		c = model_chunk_sizes(mc, s -= 8);
 	return s;
+}
+
+/* ------------------------------------------- a block at a time (Lab 8) */
+
+/* The main arena as a loop sees it that frees each block before it asks
+ * for the next (policies --pack): the heap is its top chunk alone. */
+struct model_top {
+	struct model_policy pol;   /* free() of a mapped chunk may move it */
+	uint64_t top;              /* the top chunk's bytes */
+	uint64_t touched;          /* heap pages written since the last trim */
+};
+
+/* A chunk of nb bytes carved from the top at the heap's start, written
+ * and freed: the pages it and the new top's header write that were not
+ * written before fault.  sysmalloc grows the top by the shortfall plus
+ * top_pad and MINSIZE, in pages; free() merges the chunk back, and
+ * systrim, once the top reaches the trim threshold, gives back all but
+ * top_pad (whole pages). */
+static inline uint64_t model_top_carve(const struct model_machine *mc, struct model_top *h, uint64_t nb)
+{
+	const uint64_t page = mc->page, minsize = model_minsize(mc), pad = h->pol.top_pad;
+	const uint64_t need = model_pages_of(nb + 2 * model_size_sz(mc), page);
+	uint64_t faults = 0;
+
+	if (h->top < nb + minsize)
+		h->top += model_pages_of(nb + pad + minsize - h->top, page) * page;
+	if (need > h->touched) {
+		faults = need - h->touched;
+		h->touched = need;
+	}
+	if (h->top >= h->pol.trim_threshold && h->top - minsize - 1 > pad) {
+		h->top -= (h->top - minsize - 1 - pad) / page * page;
+		if (h->touched > h->top / page)
+			h->touched = h->top / page;
+	}
+	return faults;
+}
+
+/* The faults of one block of `size` bytes, written and freed: from the top
+ * when it has room; else its own mapping at or above the mmap threshold
+ * (while mmap_max allows one), every page faulting; else the heap grows.
+ * Freeing a mapped chunk above the threshold and within the cap moves
+ * the threshold to its size and the trim threshold to twice that, while
+ * the threshold is dynamic (__libc_free; the IS_MMAPPED bit, 2, is part
+ * of the size compared). */
+static inline uint64_t model_top_block(const struct model_machine *mc, struct model_top *h, uint64_t size)
+{
+	const struct model_chunk c = model_chunk_sizes(mc, size);
+
+	if (h->top >= c.nb + model_minsize(mc) || c.nb < h->pol.mmap_threshold || h->pol.mmap_max == 0)
+		return model_top_carve(mc, h, c.nb);
+	if (h->pol.dynamic && (c.mchunk | 2) > h->pol.mmap_threshold &&
+	    (c.mchunk | 2) <= model_threshold_cap(mc)) {
+		h->pol.mmap_threshold = c.mchunk;
+		h->pol.trim_threshold = 2 * c.mchunk;
+	}
+	return c.mapped / mc->page;
 }
 
 /* ------------------------------------------------------ the page runs */
