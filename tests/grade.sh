@@ -235,9 +235,28 @@ g_steps_refused "points that do not start with a total" 's/| 3 trimmed_kib=2 \*=
 g_steps_refused "a tolerance of no known form" 's/| minor_faults=fault | -$/| minor_faults=few | -/' "is not CHECK=N, fault"
 g_steps_refused "a since that is no UTC time" 's/^\(lab6\.trim .*\)| -$/\1| 2026-12-03/' "since '2026-12-03' is not"
 g_steps_refused "points that its checks do not add up to" 's/| 3 trimmed_kib=2 \*=1 |/| 4 trimmed_kib=2 *=1 |/' \
-	"step lab6.trim: its checks are out of 3 points, its row says 4"
+	"step lab6.trim: its checks are out of 3 points, its row says 4 (its checker trim made commands=1 trimmed_kib=2)"
 g_steps_refused "a check its row gives no points" 's/| 3 trimmed_kib=2 \*=1 |/| 3 trimmed=2 |/' \
 	"step lab6.trim gives no points for its check"
+# A row's policy (issue 45): the table's words, in one place; the grader
+# hands it to the model and never reads --tune out of a command.
+g_steps_refused "a tunable written without GLIBC_TUNABLES" 's/^\(lab6\.trim .*| \)default \(| \.\/arenas\)/\1mmap_max=0 \2/' \
+	"step lab6.trim: policy word 'mmap_max=0' is not default, the program's own (a word) or NAME=VALUE"
+g_steps_refused "two policies of the program's own" 's/^\(lab1\.tune-calloc .*| \)tune \(| \.\/frames\)/\1tune once \2/' \
+	"step lab1.tune-calloc: two policies of the program's own: tune and once"
+g_steps_refused "a run row with no policy" 's/^\(lab6\.trim .*| \)default \(| \.\/arenas\)/\1- \2/' \
+	"step lab6.trim: policy '-' is the row"
+g_steps_refused "a command that says --tune itself" 's/^\(lab1\.default-calloc .*\)--alloc calloc/\1--tune --alloc calloc/' \
+	"step lab1.default-calloc: its command says --tune: write \$POLICY there and tune in its policy"
+g_steps_refused "a policy tune with no \$POLICY in its command" 's/^\(lab1\.tune-memset .*\)\$POLICY /\1/' \
+	"step lab1.tune-memset: its policy is tune and its command has no \$POLICY for --tune"
+# The model is handed the row's policy: a word of the program's own it
+# does not know is no prediction (its reason), not a default.
+sed 's/^\(lab1\.tune-calloc .*| \)tune \(| \.\/frames\)/\1tunes \2/' tools/grading/steps >"$TMP/g_steps"
+g_awk "$TMP/g_steps" "$G_SUB"
+if grep -A1 '^FAIL  lab1\.tune-calloc  *minor_faults' "$TMP/g_out" | grep -q 'no prediction: unknown key tunes'; then
+	pass "steps: a policy word the model does not know: its checks FAIL, no prediction, the word named"
+else fail "steps: a policy word the model does not know" "$(grep -A1 'lab1.tune-calloc  *minor' "$TMP/g_out" | head -4)"; fi
 
 # One model (issue 38): grade.awk asks tools/grading/predict, and works
 # out none of glibc's policy itself.  A predictor that answers fewer
@@ -317,7 +336,7 @@ else fail "steps: points and tolerance from the table" "exit $rc: $(grep -E 'tri
 # (or an undated kit) is graded on it, and a record deleted FAILs.
 g_since=2026-12-03T12:00:00Z
 { cat tools/grading/steps
-  echo "lab6.trim-again | run | L6 trim, again | - | ./arenas --csv --trim --threads 4 | trim | - | 3 trimmed_kib=2 *=1 | - | $g_since"; } >"$TMP/g_steps"
+  echo "lab6.trim-again | run | L6 trim, again | default | ./arenas --csv --trim --threads 4 | trim | - | 3 trimmed_kib=2 *=1 | - | $g_since"; } >"$TMP/g_steps"
 sed -n '/^@run lab6\.trim$/,/^@end$/p' "$G_SUB" | sed 's/^@run lab6\.trim$/@run lab6.trim-again/' >"$TMP/g_rec"
 awk -v rec="$TMP/g_rec" '/^@human$/ { while ((getline l < rec) > 0) print l; print "" } { print }' "$G_SUB" >"$TMP/g_new.txt"
 g_awk tools/grading/steps "$G_SUB"; g_rc0=$?; g_score0=$(grep '^Score: ' "$TMP/g_out")

@@ -349,9 +349,9 @@ since=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 max_before=$(awk -v KIND=maximum -f tools/grading/steps.awk tools/grading/steps | awk '$1 == "submission" { print $2 }')
 bytes=$((3 * 65536))
 {
-	printf 'lab%s.bytes  | run | L%s 3 blocks, bytes | - | ./scratch%s --csv --blocks 3 | equals:bytes:%s | - | 3 bytes=2 *=1 | - | %s\n' \
+	printf 'lab%s.bytes  | run | L%s 3 blocks, bytes | default | ./scratch%s --csv --blocks 3 | equals:bytes:%s | - | 3 bytes=2 *=1 | - | %s\n' \
 		"$N" "$N" "$N" "$bytes" "$since"
-	printf 'lab%s.blocks | run | L%s FRAMES blocks | - | ./scratch%s --csv --blocks $FRAMES | range:blocks:1:1000 | - | 2 *=1 | - | %s\n' \
+	printf 'lab%s.blocks | run | L%s FRAMES blocks | default | ./scratch%s --csv --blocks $FRAMES | range:blocks:1:1000 | - | 2 *=1 | - | %s\n' \
 		"$N" "$N" "$N" "$since"
 } >>"$C/tools/grading/steps"
 # The files the kit generates from its sources and its step table.

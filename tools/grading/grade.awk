@@ -188,11 +188,11 @@ function read_line(raw) {
 # ------------------------------------------------------------- reporting
 # pts "": the check's points from the step table (step_points(), steps.awk);
 # the answers give their own.  ROW_MADE adds up what each row's checks are
-# out of, held to the table's total (rows_add_up()).
+# out of, held to the table's total (rows_add_up()); ROW_CHECKS lists them.
 function out(st, step, chk, got, want, tol, pts, why,    p) {
 	sub(/\.strace[0-9N]+$/, "", step)     # strace runs are graded under their step
 	if (pts == "") pts = step_points(step, chk)
-	if (step != "answers" && st != "SKIP") ROW_MADE[step] += pts
+	if (step != "answers" && st != "SKIP") { ROW_MADE[step] += pts; ROW_CHECKS[step] = ROW_CHECKS[step] " " chk "=" pts }
 	if (MODE == "check") { check_out(st, step, chk, got, want, tol, pts, why); return }
 	# A handout's grader marks no answer, nor the runs whose numbers are
 	# the answers: answers() says so in one line.
@@ -436,24 +436,32 @@ function heap_words(rec,    o, b, m) {
 	if (o !~ /^[0-9]+$/ || b !~ /^[0-9]+$/ || m !~ /^[0-9;-]*$/ || length(o b m) > 600) return "bad"
 	return " top_offset=" o " top_bytes=" b " top_mapped=" m
 }
-# The step's own environment (the step table's, never the file's).
-function env_words(env,    n, a, i, w) {
-	w = ""; n = split(env, a, " ")
-	for (i = 1; i <= n; i++) w = w " env=" a[i]
+# The step's policy (the step table's, never the file's: steps.awk's
+# STEP_POLICY, its knobs filled) as the model's words: env=NAME=VALUE for
+# its environment, WORD=1 for the program's own policy WORD (tune=1: the
+# model knows what --tune does; a word it does not know is its error).
+function env_words(policy,    n, a, i, w) {
+	w = ""; n = split(policy, a, " ")
+	for (i = 1; i <= n; i++) if (index(a[i], "=") > 1) w = w " env=" a[i]
 	return w
 }
-# ask_frames(KEY, REC, CMD, ENV, FRAMES, ALLOC): one ./frames run of
-# command CMD under ENV at FRAMES frames (ALLOC: the command's own when
-# ""), from the heap record REC found; answered as PR[KEY, ...]: faults,
-# mmap_frames, corrupt_pixels, frame_pages, and brk, mmap, munmap (frames
-# 3 and 4).
-function ask_frames(key, rec, cmd, env, frames, alloc,    h, s, w) {
+function own_words(policy,    n, a, i, w) {
+	w = ""; n = split(policy, a, " ")
+	for (i = 1; i <= n; i++) if (a[i] ~ /^[a-z][a-z0-9_]*$/ && a[i] != "default") w = w " " a[i] "=1"
+	return w
+}
+# ask_frames(KEY, REC, CMD, POLICY, FRAMES, ALLOC): one ./frames run of
+# command CMD under the step's POLICY at FRAMES frames (ALLOC: the
+# command's own when ""), from the heap record REC found; answered as
+# PR[KEY, ...]: faults, mmap_frames, corrupt_pixels, frame_pages, and brk,
+# mmap, munmap (frames 3 and 4).
+function ask_frames(key, rec, cmd, policy, frames, alloc,    h, s, w) {
 	h = heap_words(rec)
 	if (h == "bad") { PR[key] = "the heap_top columns of " rec " are not numbers"; return }
 	if (alloc == "") alloc = cmd_word(cmd, "--alloc")
 	s = cmd_word(cmd, "--size")
 	w = "kind=frames frames=" frames (s != "" ? " size=" s : "") (alloc != "" ? " alloc=" alloc : "") \
-		" tune=" (cmd ~ / --tune( |$)/ ? 1 : 0) env_words(env) h
+		own_words(policy) env_words(policy) h
 	ask(key, w)
 }
 # Ask every question at once; PR[KEY] is "ok" or why there is no answer.
@@ -506,16 +514,16 @@ function page_ok(v,    p) {
 # A count from the file the model may be asked about: digits, and not
 # so many that a C integer would overflow.
 function count_ok(v) { return v ~ /^[0-9]+$/ && length(v) <= 12 }
-function ask_step(s, spec,    c, cmd, env, n, sz) {
-	c = spec; sub(/:.*/, "", c); cmd = WANT_CMD[s]; env = WANT_ENV[s]
+function ask_step(s, spec,    c, cmd, pol, n, sz) {
+	c = spec; sub(/:.*/, "", c); cmd = WANT_CMD[s]; pol = WANT_POLICY[s]
 	n = cmd_word(cmd, "--frames") + 0
 	if (c == "frames_lab1" || c == "frames") {
-		ask_frames(s, s, cmd, env, n, "")
-		if (c == "frames_lab1") ask_frames(s ".strace4", s ".strace4", cmd, env, 4, "")
+		ask_frames(s, s, cmd, pol, n, "")
+		if (c == "frames_lab1") ask_frames(s ".strace4", s ".strace4", cmd, pol, 4, "")
 	} else if (c == "frame_fix") {
-		ask_frames(s ".strace4", s ".strace4", cmd, env, 4, "calloc")
-		ask_frames(s ".memset", s, cmd, env, n, "memset")
-		ask_frames(s ".calloc", s, cmd, env, n, "calloc")
+		ask_frames(s ".strace4", s ".strace4", cmd, pol, 4, "calloc")
+		ask_frames(s ".memset", s, cmd, pol, n, "memset")
+		ask_frames(s ".calloc", s, cmd, pol, n, "calloc")
 	} else if (c == "frames_vary")
 		ask(s, "kind=vary frames=" n " size=" cmd_word(cmd, "--size") " vary=" cmd_word(cmd, "--vary"))
 	else if (c == "threads_pre25" && count_ok(V[s, "mmapped"]))
@@ -524,7 +532,7 @@ function ask_step(s, spec,    c, cmd, env, n, sz) {
 		ask(s, "kind=trim start_kib=" V[s, "anon_start_kib"] " live_blocks=" V[s, "live_blocks"] " arenas=" V[s, "arenas"] \
 			(count_ok(V[s, "anon_after_kib"]) ? " after_kib=" V[s, "anon_after_kib"] : ""))
 	else if (c == "writes" && cmd_word(cmd, "--align") == "malloc" && (sz = size_of(cmd_word(cmd, "--size"))) > 0)
-		ask(s, "kind=block size=" sz env_words(env))
+		ask(s, "kind=block size=" sz env_words(pol))
 }
 
 function cmd_word(cmd, opt,    s) {
@@ -608,7 +616,8 @@ function rows_add_up(    i, s, t) {
 		if (!(s in ROW_MADE)) continue
 		t = STEP_TOTAL[STEP_N[s]] - ((MODE == "check" && !steps_has(STEP_N[s], "check")) ? step_points(s, "commands") : 0)
 		if (ROW_MADE[s] != t) {
-			print "grade: tools/grading/steps: step " s ": its checks are out of " ROW_MADE[s] " points, its row says " t > "/dev/stderr"
+			print "grade: tools/grading/steps: step " s ": its checks are out of " ROW_MADE[s] " points, its row says " t \
+				" (its checker " STEP_CHECK[STEP_N[s]] " made" ROW_CHECKS[s] ")" > "/dev/stderr"
 			exit 2
 		}
 	}
@@ -832,6 +841,7 @@ function grade_one() {
 			if (REC_HOW[r] == "sc") c = "strace -f -c -e trace=brk,mmap,munmap -o LOG " c
 			if (REC_HOW[r] == "wr") c = "strace -f -e trace=write -e raw=write -o LOG " c
 			WANT_CMD[REC_ID[r]] = c; WANT_ENV[REC_ID[r]] = REC_ENV[r]; REC_STEP[r] = STEP_ID[i]
+			WANT_POLICY[REC_ID[r]] = REC_POLICY[r]
 		}
 		GRADED[++ngraded] = STEP_ID[i]; GCHECK[ngraded] = STEP_CHECK[i]
 		# No GLIBC_TUNABLES before glibc 2.26: those steps ran untuned.
@@ -1228,12 +1238,12 @@ function ask_answers(    S, L4, BUF, u, t, i, big) {
 	S = K["Q_SIZE"] + 0; L4 = K["Q_L4"] + 0; BUF = K["Q_BUF"] + 0
 	u = "lab1.q-untuned"; t = "lab1.q-tuned"
 	if (S > 0) {
-		ask_frames("ans.one", "", " --size " S, "", 1, "malloc")
-		ask_frames("ans.u4", u ".strace4", " --size " S, "", 4, "malloc")
-		ask_frames("ans.t4", t ".strace4", " --size " S " --tune", "", 4, "malloc")
-		ask_frames("ans.t", t, " --size " S " --tune", "", N, "malloc")
+		ask_frames("ans.one", "", " --size " S, STEP_POLICY[STEP_N[u]], 1, "malloc")
+		ask_frames("ans.u4", u ".strace4", " --size " S, STEP_POLICY[STEP_N[u]], 4, "malloc")
+		ask_frames("ans.t4", t ".strace4", " --size " S, STEP_POLICY[STEP_N[t]], 4, "malloc")
+		ask_frames("ans.t", t, " --size " S, STEP_POLICY[STEP_N[t]], N, "malloc")
 	}
-	if (L4 > 0) ask_frames("ans.l4", "lab4.q-size", " --size " L4, "", N4, "memset")
+	if (L4 > 0) ask_frames("ans.l4", "lab4.q-size", " --size " L4, STEP_POLICY[STEP_N["lab4.q-size"]], N4, "memset")
 	for (i = 1; i <= NSTEPS; i++) if (STEP_ID[i] == "lab4.34M") big = cmd_word(STEP_CMD[i], "--size")
 	if (big != "") ask_frames("ans.fix", "", " --size " big, fix_env(ANS["l4_fix"]), N4, "memset")
 	if (BUF > 0) ask("ans.yes", "kind=block size=" BUF)
@@ -1403,7 +1413,7 @@ function feedback(    i, m) {
 BEGIN {
 	BATCH_GLOBALS = "EXPECT_OUT GS_CHECK GS_ERROR_ONLY GS_EXERCISES GS_MERGE GS_READY GS_SHEET KIND NAME KIT_KNOWN KNOBS KNOBS_FILE " \
 		"HANDOUT MANIFEST MANY MIB MODE PREDICT PREDICT_REQ NSTEPS ORD QKNOBS QUESTIONS SHOWKEY STEPS STEP_CHECK " \
-		"STEP_CMD STEP_ENV STEP_EX STEP_ID STEP_KINDS STEP_LABEL STEP_N STRACE SUBFILE SUMMARY " \
+		"STEP_CMD STEP_ENV STEP_EX STEP_ID STEP_KINDS STEP_LABEL STEP_N STEP_OWN STEP_POLICY STRACE SUBFILE SUMMARY " \
 		"EXERCISE_ROW EXFILES CHECKERS STEP_TOTAL STEP_POINTS STEP_TOLS STEP_SINCE KIT_DATE C_DEFINE MODEL_H " \
 		"KCAP SHIPPED SHIP_N SHIP_NAME SHIP_WHO SHIP_NF SHIP_OWN SHIP_MINE BATCH_GLOBALS B_CODE B_LINE B_M B_PATH B_RC B_WORST B_WHY"
 }
@@ -1416,12 +1426,12 @@ function file_reset() {
 	split("", O_WHY); split("", REC_CMD); split("", REC_ENV); split("", REC_HOW); split("", REC_ID)
 	split("", REC_STEP); split("", PR); split("", ASK_KEY); split("", ASK_LINE); split("", ROW); split("", ROWDUP)
 	split("", ROWID); split("", SC); split("", STUDENT_STEP); split("", V); split("", WANT_CMD)
-	split("", WANT_ENV); split("", WR); split("", a); split("", f); split("", gv)
+	split("", WANT_ENV); split("", WANT_POLICY); split("", REC_POLICY); split("", WR); split("", a); split("", f); split("", gv)
 	split("", hd); split("", kv); split("", order); split("", seen); split("", w)
 	split("", RUN_EXIT); split("", RUN_ERR); split("", EX_MAX); split("", EX_GOT); split("", EX_ORDER)
 	split("", STEP_PTS); split("", STEP_BAD); split("", STEP_EXOF); split("", CSTEPS)
 	split("", EX_FILE); split("", W4); split("", W4_WHY); NEX = NCSTEP = 0; CUR_EX = LAST_EX = ""
-	split("", ROW_MADE); split("", NEWER); nnewer = 0
+	split("", ROW_MADE); split("", ROW_CHECKS); split("", NEWER); nnewer = 0
 	ANSWERING = B = BITS = CL = GMIN = GV1 = GV2 = HAVE_ANS = HAVE_Q = HAVE_STRACE = 0
 	HI = LD_ALIGN = LD_HI = LD_LO = LO = N = N4 = NANSBLOCK = NASK = NEG_SLACK = NFEAT = NFORMAT = 0
 	NHUM = NHUMAN = NOUT = NROWDUP = PAGE = REC_N = RF = SCALE = TOL = VI = 0

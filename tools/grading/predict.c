@@ -464,7 +464,7 @@ static unsigned long answer(char *line, char *out, size_t len)
 		if (k->answer(&q, body, sizeof body) == 0) {
 			for (int i = 0; i < q.n; i++)
 				if (!q.used[i])
-					return snprintf(out, len, "%lu error unknown key", id), id;
+					return snprintf(out, len, "%lu error unknown key %.32s", id, q.key[i]), id;
 			return snprintf(out, len, "%lu ok %s", id, body), id;
 		}
 	}

@@ -27,11 +27,14 @@
 # which mawk, gawk and busybox awk all know; tested under all three.
 
 # steps_load(path): the table into STEP_ID, STEP_KINDS, STEP_LABEL,
-# STEP_ENV, STEP_CMD, STEP_CHECK, STEP_EX, STEP_TOTAL, STEP_SINCE [1..n],
-# each row's points in STEP_POINTS[id, check] and its tolerances in
-# STEP_TOLS[id, check] (steps_scoring()); returns n.  A malformed line, a
-# graded row that names no checker or no points, a check row that grades
-# no exercise, or an exercise name that is not labN.name stops awk (exit 2).
+# STEP_POLICY, STEP_CMD, STEP_CHECK, STEP_EX, STEP_TOTAL, STEP_SINCE
+# [1..n], each row's points in STEP_POINTS[id, check] and its tolerances
+# in STEP_TOLS[id, check] (steps_scoring()); the policy's parts in
+# STEP_OWN (the program's own policy word: tune) and STEP_ENV (its
+# NAME=VALUE words, "" for none: what the runners set); returns n.  A malformed line, a policy
+# that is not the table's words or disagrees with the command, a graded
+# row that names no checker or no points, a check row that grades no
+# exercise, or an exercise name that is not labN.name stops awk (exit 2).
 function steps_load(path,    line, n, f, k, rc) {
 	n = 0
 	while ((rc = (getline line < path)) > 0) {
@@ -43,7 +46,8 @@ function steps_load(path,    line, n, f, k, rc) {
 		for (k = 1; k <= 10; k++) { sub(/^[ \t]+/, "", f[k]); sub(/[ \t]+$/, "", f[k]) }
 		n++
 		STEP_ID[n] = f[1]; STEP_KINDS[n] = f[2]; STEP_LABEL[n] = f[3]
-		STEP_ENV[n] = (f[4] == "-") ? "" : f[4]; STEP_CMD[n] = f[5]
+		STEP_CMD[n] = f[5]
+		steps_policy(path, n, f[4])
 		STEP_CHECK[n] = (f[6] == "-") ? "" : f[6]
 		STEP_EX[n] = (f[7] == "-") ? "" : f[7]
 		STEP_SINCE[n] = (f[10] == "-") ? "" : f[10]
@@ -64,7 +68,40 @@ function steps_load(path,    line, n, f, k, rc) {
 	}
 	if (rc < 0) { print "steps: cannot read " path > "/dev/stderr"; exit 2 }
 	close(path)
+	steps_own_flags(path, n)
 	return n
+}
+
+# steps_policy(path, i, policy): row i's policy as the table's header
+# says, into STEP_POLICY[i] (as written), STEP_OWN[i] (the program's own
+# policy word, "" for none) and STEP_ENV[i] (the NAME=VALUE words).
+function steps_policy(path, i, p,    a, m, j, bad) {
+	STEP_POLICY[i] = p; STEP_OWN[i] = ""; STEP_ENV[i] = ""
+	m = split(p, a, " ")
+	if (p == "-") { if (!steps_has(i, "file")) bad = "policy '-' is the row \"file\"'s alone (say default)" }
+	else if (p == "default") ;
+	else for (j = 1; j <= m && bad == ""; j++)
+		if (a[j] ~ /^[A-Z_][A-Z0-9_]*=[^ ]*$/) STEP_ENV[i] = STEP_ENV[i] (STEP_ENV[i] == "" ? "" : " ") a[j]
+		else if (a[j] !~ /^[a-z][a-z0-9_]*$/ || a[j] == "default")
+			bad = "policy word '" a[j] "' is not default, the program's own (a word) or NAME=VALUE"
+		else if (STEP_OWN[i] != "") bad = "two policies of the program's own: " STEP_OWN[i] " and " a[j]
+		else STEP_OWN[i] = a[j]
+	if (bad == "" && STEP_OWN[i] != "" && index(STEP_CMD[i], "$POLICY") == 0)
+		bad = "its policy is " STEP_OWN[i] " and its command has no $POLICY for --" STEP_OWN[i]
+	if (bad != "") { print "steps: " path ": step " STEP_ID[i] ": " bad > "/dev/stderr"; exit 2 }
+}
+# steps_own_flags(path, n): no command says a program's policy flag
+# itself (--tune): the policy column is its one home, $POLICY its place.
+function steps_own_flags(path, n,    i, j, m, a, own) {
+	for (i = 1; i <= n; i++) if (STEP_OWN[i] != "") own["--" STEP_OWN[i]] = STEP_OWN[i]
+	for (i = 1; i <= n; i++) {
+		m = split(STEP_CMD[i], a, " ")
+		for (j = 1; j <= m; j++) if (a[j] in own) {
+			print "steps: " path ": step " STEP_ID[i] ": its command says " a[j] ": write $POLICY there and " \
+				own[a[j]] " in its policy" > "/dev/stderr"
+			exit 2
+		}
+	}
 }
 
 # steps_scoring(path, i, points, tol): row i's points ("TOTAL CHECK=P ...")
@@ -187,7 +224,9 @@ function steps_derive(K) {
 function max1(n) { return n < 1 ? 1 : n }
 
 # steps_fill(s, K): s with every $NAME replaced by K[NAME]; an unknown
-# knob stops awk, so a typo in the table cannot run a wrong command.
+# knob stops awk, so a typo in the table cannot run a wrong command.  An
+# empty knob ($POLICY of a policy with no word of the program's own) takes
+# one blank with it.
 function steps_fill(s, K,    out, name) {
 	out = ""
 	while (match(s, /\$[A-Z][A-Z0-9_]*/)) {
@@ -195,39 +234,50 @@ function steps_fill(s, K,    out, name) {
 		if (!(name in K)) { print "steps: no knob $" name " for: " s > "/dev/stderr"; exit 2 }
 		out = out substr(s, 1, RSTART - 1) K[name]
 		s = substr(s, RSTART + RLENGTH)
+		if (K[name] != "") continue
+		if (substr(s, 1, 1) == " ") s = substr(s, 2)
+		else if (substr(out, length(out)) == " ") out = substr(out, 1, length(out) - 1)
 	}
 	return out s
 }
+# steps_command(i, K): step i's command, its knobs and its policy filled
+# ($POLICY: --WORD for the program's own policy WORD, else nothing).
+function steps_command(i, K) {
+	K["POLICY"] = STEP_OWN[i] != "" ? "--" STEP_OWN[i] : ""
+	return steps_fill(STEP_CMD[i], K)
+}
 
 # steps_records(i, K, strace): the records step i makes, into REC_ID,
-# REC_HOW, REC_ENV, REC_CMD [1..n] (appended after REC_N); returns REC_N.
+# REC_HOW, REC_ENV, REC_CMD, REC_POLICY [1..n] (appended after REC_N);
+# returns REC_N.
 # The strace variants are the step's own command with one knob changed.
-function steps_records(i, K, strace,    k, save, cmd) {
+function steps_records(i, K, strace,    save) {
 	if (steps_has(i, "frames")) {
-		steps_add(STEP_ID[i], "run", STEP_ENV[i], steps_fill(STEP_CMD[i], K), K)
+		steps_add(i, STEP_ID[i], "run", K)
 		if (strace) {
 			save = K["FRAMES"]
-			K["FRAMES"] = 2; steps_add(STEP_ID[i] ".strace2", "sc", STEP_ENV[i], steps_fill(STEP_CMD[i], K), K)
-			K["FRAMES"] = 4; steps_add(STEP_ID[i] ".strace4", "sc", STEP_ENV[i], steps_fill(STEP_CMD[i], K), K)
+			K["FRAMES"] = 2; steps_add(i, STEP_ID[i] ".strace2", "sc", K)
+			K["FRAMES"] = 4; steps_add(i, STEP_ID[i] ".strace4", "sc", K)
 			K["FRAMES"] = save
 		}
 	} else if (steps_has(i, "iters")) {
 		if (strace) {
 			save = K["VARIANCE_ITERS"]
-			K["VARIANCE_ITERS"] = 1; steps_add(STEP_ID[i] ".strace1", "sc", STEP_ENV[i], steps_fill(STEP_CMD[i], K), K)
+			K["VARIANCE_ITERS"] = 1; steps_add(i, STEP_ID[i] ".strace1", "sc", K)
 			K["VARIANCE_ITERS"] = save
-			steps_add(STEP_ID[i] ".straceN", "sc", STEP_ENV[i], steps_fill(STEP_CMD[i], K), K)
+			steps_add(i, STEP_ID[i] ".straceN", "sc", K)
 		}
 	} else if (steps_has(i, "writes"))
-		steps_add(STEP_ID[i], strace ? "wr" : "run", STEP_ENV[i], steps_fill(STEP_CMD[i], K), K)
+		steps_add(i, STEP_ID[i], strace ? "wr" : "run", K)
 	else if (steps_has(i, "run"))
-		steps_add(STEP_ID[i], "run", STEP_ENV[i], steps_fill(STEP_CMD[i], K), K)
+		steps_add(i, STEP_ID[i], "run", K)
 	return REC_N
 }
 
-function steps_add(id, how, env, cmd, K) {
+function steps_add(i, id, how, K) {
 	REC_N++
-	REC_ID[REC_N] = id; REC_HOW[REC_N] = how; REC_ENV[REC_N] = steps_fill(env, K); REC_CMD[REC_N] = cmd
+	REC_ID[REC_N] = id; REC_HOW[REC_N] = how; REC_CMD[REC_N] = steps_command(i, K)
+	REC_ENV[REC_N] = steps_fill(STEP_ENV[i], K); REC_POLICY[REC_N] = steps_fill(STEP_POLICY[i], K)
 }
 
 # How far a measured fault count may stray from the model's, in faults,
@@ -262,7 +312,7 @@ function steps_print(path,    n, i, K) {
 		if (KIND == "exercise") { if (i in EXERCISE_ROW) steps_records(i, K, STRACE + 0) }
 		else if (KIND == "matrix" && steps_has(i, KIND))
 			printf "%s|%s|%s|%s\n", STEP_ID[i], STEP_LABEL[i],
-			       STEP_ENV[i] == "" ? "-" : steps_fill(STEP_ENV[i], K), steps_fill(STEP_CMD[i], K)
+			       STEP_ENV[i] == "" ? "-" : steps_fill(STEP_ENV[i], K), steps_command(i, K)
 		else if (steps_has(i, KIND) && (QUESTIONS || !steps_has(i, "student")))
 			steps_records(i, K, STRACE + 0)
 	for (i = 1; i <= REC_N; i++)
