@@ -45,13 +45,13 @@ static void round_trip(size_t size, unsigned mfill, unsigned ffill, int perturb)
 	if (!p)
 		die("malloc(%zu)", size);
 	memset(p, LEFT, size);
-	work_sink(p);          /* the fill is observable: not dead stores */
+	work_sink(p);           /* the fill is observable: not dead stores */
 	first = (uintptr_t)p;   /* compared as a number: p is freed next */
 	free(p);
 	q = malloc(size);
 	if (!q)
 		die("malloc(%zu)", size);
-	work_sink(q);          /* and its bytes are glibc's, not calloc's */
+	work_sink(q);           /* and its bytes are glibc's, not calloc's */
 	for (size_t i = SKIP; i < size; i++) {
 		if (q[i] == LEFT)
 			left++;
