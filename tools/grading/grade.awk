@@ -436,32 +436,27 @@ function heap_words(rec,    o, b, m) {
 	if (o !~ /^[0-9]+$/ || b !~ /^[0-9]+$/ || m !~ /^[0-9;-]*$/ || length(o b m) > 600) return "bad"
 	return " top_offset=" o " top_bytes=" b " top_mapped=" m
 }
-# The step's policy (the step table's, never the file's: steps.awk's
-# STEP_POLICY, its knobs filled) as the model's words: env=NAME=VALUE for
-# its environment, WORD=1 for the program's own policy WORD (tune=1: the
-# model knows what --tune does; a word it does not know is its error).
-function env_words(policy,    n, a, i, w) {
-	w = ""; n = split(policy, a, " ")
-	for (i = 1; i <= n; i++) if (index(a[i], "=") > 1) w = w " env=" a[i]
+# The step's policy (the step table's, never the file's, as steps.awk
+# splits it) as the model's words: env=NAME=VALUE for its environment,
+# WORD=1 for the program's own policy WORD (tune=1: the model knows what
+# --tune does; a word it does not know is its error).
+function env_words(env,    n, a, i, w) {
+	w = ""; n = split(env, a, " ")
+	for (i = 1; i <= n; i++) w = w " env=" a[i]
 	return w
 }
-function own_words(policy,    n, a, i, w) {
-	w = ""; n = split(policy, a, " ")
-	for (i = 1; i <= n; i++) if (a[i] ~ /^[a-z][a-z0-9_]*$/ && a[i] != "default") w = w " " a[i] "=1"
-	return w
-}
-# ask_frames(KEY, REC, CMD, POLICY, FRAMES, ALLOC): one ./frames run of
-# command CMD under the step's POLICY at FRAMES frames (ALLOC: the
-# command's own when ""), from the heap record REC found; answered as
-# PR[KEY, ...]: faults, mmap_frames, corrupt_pixels, frame_pages, and brk,
-# mmap, munmap (frames 3 and 4).
-function ask_frames(key, rec, cmd, policy, frames, alloc,    h, s, w) {
+# ask_frames(KEY, REC, CMD, OWN, ENV, FRAMES, ALLOC): one ./frames run of
+# command CMD under the step's policy (OWN, the program's own word, and
+# ENV) at FRAMES frames (ALLOC: the command's own when ""), from the heap
+# record REC found; answered as PR[KEY, ...]: faults, mmap_frames,
+# corrupt_pixels, frame_pages, and brk, mmap, munmap (frames 3 and 4).
+function ask_frames(key, rec, cmd, own, env, frames, alloc,    h, s, w) {
 	h = heap_words(rec)
 	if (h == "bad") { PR[key] = "the heap_top columns of " rec " are not numbers"; return }
 	if (alloc == "") alloc = cmd_word(cmd, "--alloc")
 	s = cmd_word(cmd, "--size")
 	w = "kind=frames frames=" frames (s != "" ? " size=" s : "") (alloc != "" ? " alloc=" alloc : "") \
-		own_words(policy) env_words(policy) h
+		(own != "" ? " " own "=1" : "") env_words(env) h
 	ask(key, w)
 }
 # Ask every question at once; PR[KEY] is "ok" or why there is no answer.
@@ -514,16 +509,16 @@ function page_ok(v,    p) {
 # A count from the file the model may be asked about: digits, and not
 # so many that a C integer would overflow.
 function count_ok(v) { return v ~ /^[0-9]+$/ && length(v) <= 12 }
-function ask_step(s, spec,    c, cmd, pol, n, sz) {
-	c = spec; sub(/:.*/, "", c); cmd = WANT_CMD[s]; pol = WANT_POLICY[s]
+function ask_step(s, spec,    c, cmd, own, env, n, sz) {
+	c = spec; sub(/:.*/, "", c); cmd = WANT_CMD[s]; own = STEP_OWN[STEP_N[s]]; env = WANT_ENV[s]
 	n = cmd_word(cmd, "--frames") + 0
 	if (c == "frames_lab1" || c == "frames") {
-		ask_frames(s, s, cmd, pol, n, "")
-		if (c == "frames_lab1") ask_frames(s ".strace4", s ".strace4", cmd, pol, 4, "")
+		ask_frames(s, s, cmd, own, env, n, "")
+		if (c == "frames_lab1") ask_frames(s ".strace4", s ".strace4", cmd, own, env, 4, "")
 	} else if (c == "frame_fix") {
-		ask_frames(s ".strace4", s ".strace4", cmd, pol, 4, "calloc")
-		ask_frames(s ".memset", s, cmd, pol, n, "memset")
-		ask_frames(s ".calloc", s, cmd, pol, n, "calloc")
+		ask_frames(s ".strace4", s ".strace4", cmd, own, env, 4, "calloc")
+		ask_frames(s ".memset", s, cmd, own, env, n, "memset")
+		ask_frames(s ".calloc", s, cmd, own, env, n, "calloc")
 	} else if (c == "frames_vary")
 		ask(s, "kind=vary frames=" n " size=" cmd_word(cmd, "--size") " vary=" cmd_word(cmd, "--vary"))
 	else if (c == "threads_pre25" && count_ok(V[s, "mmapped"]))
@@ -532,7 +527,7 @@ function ask_step(s, spec,    c, cmd, pol, n, sz) {
 		ask(s, "kind=trim start_kib=" V[s, "anon_start_kib"] " live_blocks=" V[s, "live_blocks"] " arenas=" V[s, "arenas"] \
 			(count_ok(V[s, "anon_after_kib"]) ? " after_kib=" V[s, "anon_after_kib"] : ""))
 	else if (c == "writes" && cmd_word(cmd, "--align") == "malloc" && (sz = size_of(cmd_word(cmd, "--size"))) > 0)
-		ask(s, "kind=block size=" sz env_words(pol))
+		ask(s, "kind=block size=" sz env_words(env))
 }
 
 function cmd_word(cmd, opt,    s) {
@@ -841,7 +836,6 @@ function grade_one() {
 			if (REC_HOW[r] == "sc") c = "strace -f -c -e trace=brk,mmap,munmap -o LOG " c
 			if (REC_HOW[r] == "wr") c = "strace -f -e trace=write -e raw=write -o LOG " c
 			WANT_CMD[REC_ID[r]] = c; WANT_ENV[REC_ID[r]] = REC_ENV[r]; REC_STEP[r] = STEP_ID[i]
-			WANT_POLICY[REC_ID[r]] = REC_POLICY[r]
 		}
 		GRADED[++ngraded] = STEP_ID[i]; GCHECK[ngraded] = STEP_CHECK[i]
 		# No GLIBC_TUNABLES before glibc 2.26: those steps ran untuned.
@@ -1238,14 +1232,14 @@ function ask_answers(    S, L4, BUF, u, t, i, big) {
 	S = K["Q_SIZE"] + 0; L4 = K["Q_L4"] + 0; BUF = K["Q_BUF"] + 0
 	u = "lab1.q-untuned"; t = "lab1.q-tuned"
 	if (S > 0) {
-		ask_frames("ans.one", "", " --size " S, STEP_POLICY[STEP_N[u]], 1, "malloc")
-		ask_frames("ans.u4", u ".strace4", " --size " S, STEP_POLICY[STEP_N[u]], 4, "malloc")
-		ask_frames("ans.t4", t ".strace4", " --size " S, STEP_POLICY[STEP_N[t]], 4, "malloc")
-		ask_frames("ans.t", t, " --size " S, STEP_POLICY[STEP_N[t]], N, "malloc")
+		ask_frames("ans.one", "", " --size " S, STEP_OWN[STEP_N[u]], STEP_ENV[STEP_N[u]], 1, "malloc")
+		ask_frames("ans.u4", u ".strace4", " --size " S, STEP_OWN[STEP_N[u]], STEP_ENV[STEP_N[u]], 4, "malloc")
+		ask_frames("ans.t4", t ".strace4", " --size " S, STEP_OWN[STEP_N[t]], STEP_ENV[STEP_N[t]], 4, "malloc")
+		ask_frames("ans.t", t, " --size " S, STEP_OWN[STEP_N[t]], STEP_ENV[STEP_N[t]], N, "malloc")
 	}
-	if (L4 > 0) ask_frames("ans.l4", "lab4.q-size", " --size " L4, STEP_POLICY[STEP_N["lab4.q-size"]], N4, "memset")
+	if (L4 > 0) ask_frames("ans.l4", "lab4.q-size", " --size " L4, STEP_OWN[STEP_N["lab4.q-size"]], STEP_ENV[STEP_N["lab4.q-size"]], N4, "memset")
 	for (i = 1; i <= NSTEPS; i++) if (STEP_ID[i] == "lab4.34M") big = cmd_word(STEP_CMD[i], "--size")
-	if (big != "") ask_frames("ans.fix", "", " --size " big, fix_env(ANS["l4_fix"]), N4, "memset")
+	if (big != "") ask_frames("ans.fix", "", " --size " big, "", fix_env(ANS["l4_fix"]), N4, "memset")
 	if (BUF > 0) ask("ans.yes", "kind=block size=" BUF)
 }
 # An l4_fix answer as environment words: each NAME=VALUE in it (at most
@@ -1413,7 +1407,7 @@ function feedback(    i, m) {
 BEGIN {
 	BATCH_GLOBALS = "EXPECT_OUT GS_CHECK GS_ERROR_ONLY GS_EXERCISES GS_MERGE GS_READY GS_SHEET KIND NAME KIT_KNOWN KNOBS KNOBS_FILE " \
 		"HANDOUT MANIFEST MANY MIB MODE PREDICT PREDICT_REQ NSTEPS ORD QKNOBS QUESTIONS SHOWKEY STEPS STEP_CHECK " \
-		"STEP_CMD STEP_ENV STEP_EX STEP_ID STEP_KINDS STEP_LABEL STEP_N STEP_OWN STEP_POLICY STRACE SUBFILE SUMMARY " \
+		"STEP_CMD STEP_ENV STEP_EX STEP_ID STEP_KINDS STEP_LABEL STEP_N STEP_OWN STRACE SUBFILE SUMMARY " \
 		"EXERCISE_ROW EXFILES CHECKERS STEP_TOTAL STEP_POINTS STEP_TOLS STEP_SINCE KIT_DATE C_DEFINE MODEL_H " \
 		"KCAP SHIPPED SHIP_N SHIP_NAME SHIP_WHO SHIP_NF SHIP_OWN SHIP_MINE BATCH_GLOBALS B_CODE B_LINE B_M B_PATH B_RC B_WORST B_WHY"
 }
@@ -1426,7 +1420,7 @@ function file_reset() {
 	split("", O_WHY); split("", REC_CMD); split("", REC_ENV); split("", REC_HOW); split("", REC_ID)
 	split("", REC_STEP); split("", PR); split("", ASK_KEY); split("", ASK_LINE); split("", ROW); split("", ROWDUP)
 	split("", ROWID); split("", SC); split("", STUDENT_STEP); split("", V); split("", WANT_CMD)
-	split("", WANT_ENV); split("", WANT_POLICY); split("", REC_POLICY); split("", WR); split("", a); split("", f); split("", gv)
+	split("", WANT_ENV); split("", WR); split("", a); split("", f); split("", gv)
 	split("", hd); split("", kv); split("", order); split("", seen); split("", w)
 	split("", RUN_EXIT); split("", RUN_ERR); split("", EX_MAX); split("", EX_GOT); split("", EX_ORDER)
 	split("", STEP_PTS); split("", STEP_BAD); split("", STEP_EXOF); split("", CSTEPS)

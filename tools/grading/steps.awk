@@ -27,11 +27,11 @@
 # which mawk, gawk and busybox awk all know; tested under all three.
 
 # steps_load(path): the table into STEP_ID, STEP_KINDS, STEP_LABEL,
-# STEP_POLICY, STEP_CMD, STEP_CHECK, STEP_EX, STEP_TOTAL, STEP_SINCE
-# [1..n], each row's points in STEP_POINTS[id, check] and its tolerances
-# in STEP_TOLS[id, check] (steps_scoring()); the policy's parts in
-# STEP_OWN (the program's own policy word: tune) and STEP_ENV (its
-# NAME=VALUE words, "" for none: what the runners set); returns n.  A malformed line, a policy
+# STEP_CMD, STEP_CHECK, STEP_EX, STEP_TOTAL, STEP_SINCE [1..n], each
+# row's points in STEP_POINTS[id, check] and its tolerances in
+# STEP_TOLS[id, check] (steps_scoring()), and its policy as STEP_OWN (the
+# program's own policy word: tune) and STEP_ENV (its NAME=VALUE words, ""
+# for none: what the runners set); returns n.  A malformed line, a policy
 # that is not the table's words or disagrees with the command, a graded
 # row that names no checker or no points, a check row that grades no
 # exercise, or an exercise name that is not labN.name stops awk (exit 2).
@@ -73,10 +73,10 @@ function steps_load(path,    line, n, f, k, rc) {
 }
 
 # steps_policy(path, i, policy): row i's policy as the table's header
-# says, into STEP_POLICY[i] (as written), STEP_OWN[i] (the program's own
-# policy word, "" for none) and STEP_ENV[i] (the NAME=VALUE words).
+# says, into STEP_OWN[i] (the program's own policy word, "" for none)
+# and STEP_ENV[i] (the NAME=VALUE words).
 function steps_policy(path, i, p,    a, m, j, bad) {
-	STEP_POLICY[i] = p; STEP_OWN[i] = ""; STEP_ENV[i] = ""
+	STEP_OWN[i] = ""; STEP_ENV[i] = ""
 	m = split(p, a, " ")
 	if (p == "-") { if (!steps_has(i, "file")) bad = "policy '-' is the row \"file\"'s alone (say default)" }
 	else if (p == "default") ;
@@ -248,8 +248,7 @@ function steps_command(i, K) {
 }
 
 # steps_records(i, K, strace): the records step i makes, into REC_ID,
-# REC_HOW, REC_ENV, REC_CMD, REC_POLICY [1..n] (appended after REC_N);
-# returns REC_N.
+# REC_HOW, REC_ENV, REC_CMD [1..n] (appended after REC_N); returns REC_N.
 # The strace variants are the step's own command with one knob changed.
 function steps_records(i, K, strace,    save) {
 	if (steps_has(i, "frames")) {
@@ -277,7 +276,7 @@ function steps_records(i, K, strace,    save) {
 function steps_add(i, id, how, K) {
 	REC_N++
 	REC_ID[REC_N] = id; REC_HOW[REC_N] = how; REC_CMD[REC_N] = steps_command(i, K)
-	REC_ENV[REC_N] = steps_fill(STEP_ENV[i], K); REC_POLICY[REC_N] = steps_fill(STEP_POLICY[i], K)
+	REC_ENV[REC_N] = steps_fill(STEP_ENV[i], K)
 }
 
 # How far a measured fault count may stray from the model's, in faults,
