@@ -97,6 +97,10 @@ all: $(LABS)
 # the rules glibc reads its tunables by, the fault model, and each lab
 # program's instruments (its options, predictions and reports).
 HEADERS := $(wildcard tools/include/*.h)
+# The kit's compiled units (tools/kit/NAME.c, declared in
+# tools/include/NAME.h): built once a flavour into DIR/kit/libkit.a and
+# linked, so a program compiles their declarations, not their code.
+KIT_UNITS := $(wildcard tools/kit/*.c)
 
 # The kit's revision, compiled into every lab (the "# built:" line, the
 # CSV's kit column): tools/lib/kitversion (git describe; without git, the
@@ -127,17 +131,37 @@ endif
 build/flags:
 	@mkdir -p $(@D); printf '%s\n' $(call shq,$(BUILD_FLAGS)) >$@
 
-# Each lab is one .c file plus the shared headers.  The recipe is echoed on
-# purpose: the flags are part of what a student should see.  -ldl: dladdr()
-# (tools/include/env.h) lives in libdl before glibc 2.34.
-%: %.c $(HEADERS) build/kit-rev build/flags
-	@$(call libc_check,$(CC))
-	$(CC) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC) $(CFLAGS)) -o $@ $< $(LDLIBS) -pthread -ldl
+# The kit's library of one flavour: $(call kit_lib,DIR,CC,FLAGS,PACKAGES)
+# makes DIR/kit/NAME.o of each unit with the compiler CC and FLAGS (as
+# that flavour builds its programs) and DIR/kit/libkit.a of them, by the
+# ar CC names (a cross compiler's own).  The revision is compiled in
+# here (KIT_DEF: the "# built:" line and the CSV's kit column are
+# tools/kit/env.c's), so a new commit remakes it.  PACKAGES: as for
+# libc_check.
+kit_objs = $(patsubst tools/kit/%.c,$(1)/kit/%.o,$(KIT_UNITS))
+define kit_lib
+$(1)/kit/%.o: tools/kit/%.c $$(HEADERS) build/kit-rev $(if $(findstring CFLAGS,$(3)),build/flags)
+	@$$(call libc_check,$(2),$(4))
+	@mkdir -p $$(@D)
+	$(2) $(3) $$(KIT_DEF) -c -o $$@ $$<
+$(1)/kit/libkit.a: $$(call kit_objs,$(1))
+	@rm -f $$@
+	$$(shell $(2) -print-prog-name=ar) rcs $$@ $$^
+endef
+$(eval $(call kit_lib,build,$$(CC),$$(CFLAGS) $$(call m32_inc,$$(CC) $$(CFLAGS))))
 
-tests/bin/%: tests/%.c $(HEADERS) tests/checkfile.h build/flags
+# Each lab is one .c file plus the shared headers, linked with the kit's
+# library.  The recipe is echoed on purpose: the flags are part of what a
+# student should see.  -ldl: dladdr() (tools/kit/env.c) lives in libdl
+# before glibc 2.34.
+%: %.c $(HEADERS) build/kit/libkit.a build/flags
+	@$(call libc_check,$(CC))
+	$(CC) $(CFLAGS) $(call m32_inc,$(CC) $(CFLAGS)) -o $@ $< build/kit/libkit.a $(LDLIBS) -pthread -ldl
+
+tests/bin/%: tests/%.c $(HEADERS) tests/checkfile.h build/kit/libkit.a build/flags
 	@$(call libc_check,$(CC))
 	@mkdir -p tests/bin
-	$(CC) $(CFLAGS) $(call m32_inc,$(CC) $(CFLAGS)) -I. -o $@ $< -pthread
+	$(CC) $(CFLAGS) $(call m32_inc,$(CC) $(CFLAGS)) -I. -o $@ $< build/kit/libkit.a -pthread -ldl
 
 # The kit measures glibc: a compiler that builds against another C library
 # (musl-gcc, a BSD) gets one line saying so, not a screen of errors.
@@ -411,21 +435,21 @@ $(foreach r,$(LAB_ROWS),$(foreach m,table $(call lab_field,4,$(r)),$(eval $(call
 PLOTS_DIR ?= plots
 PLOT_KNOBS = $(call knob_args,FRAMES VARIANCE_ITERS BYTES ROUNDS)
 .PHONY: plots reference-plots clean-plot
-tools/plots/plot: tools/plots/plot.c tools/include/cli.h build/flags
-	$(CC) $(CFLAGS) -o $@ $< $(LDLIBS) -lm
+tools/plots/plot: tools/plots/plot.c tools/include/cli.h build/kit/libkit.a build/flags
+	$(CC) $(CFLAGS) -o $@ $< build/kit/libkit.a $(LDLIBS) -lm
 
 # The grader's reader of a student's exercise region (tools/grading/recheck.sh).
 tools/grading/regioncheck: tools/grading/regioncheck.c
 	$(CC) $(CFLAGS) -o $@ $<
 # make check's runner: each measured program's faults as wait4() saw them.
-tools/grading/wait4run: tools/grading/wait4run.c tools/include/cli.h
-	$(CC) $(CFLAGS) -o $@ $<
+tools/grading/wait4run: tools/grading/wait4run.c tools/include/cli.h build/kit/libkit.a
+	$(CC) $(CFLAGS) -o $@ $< build/kit/libkit.a
 # The re-run's sandbox: every build and run of a student's code.
-tools/grading/sandbox: tools/grading/sandbox.c tools/include/cli.h
-	$(CC) $(CFLAGS) -o $@ $<
-# The grader's expectations from the kit's model (tools/include/model.h).
-tools/grading/predict: tools/grading/predict.c $(HEADERS)
-	$(CC) $(CFLAGS) -o $@ $<
+tools/grading/sandbox: tools/grading/sandbox.c tools/include/cli.h build/kit/libkit.a
+	$(CC) $(CFLAGS) -o $@ $< build/kit/libkit.a
+# The grader's expectations from the kit's model (tools/kit/model.c).
+tools/grading/predict: tools/grading/predict.c $(HEADERS) build/kit/libkit.a
+	$(CC) $(CFLAGS) -o $@ $< build/kit/libkit.a -ldl
 
 plots: $(LABS) tools/plots/plot
 	@$(call LEFTOVER,the untuned runs)
@@ -464,15 +488,17 @@ CC_ARM64 ?= aarch64-linux-gnu-gcc
 build32: $(addprefix build/m32/,$(LABS))
 build-arm64: $(addprefix build/arm64/,$(LABS) tools/grading/predict)
 
-build/m32/%: %.c $(HEADERS) build/kit-rev build/flags
+$(eval $(call kit_lib,build/m32,$$(CC32),$$(CFLAGS) $$(call m32_inc,$$(CC32)),libc6-dev-i386 lib32gcc-12-dev))
+build/m32/%: %.c $(HEADERS) build/m32/kit/libkit.a build/flags
 	@$(call libc_check,$(CC32),libc6-dev-i386 lib32gcc-12-dev)
 	@mkdir -p $(@D)
-	$(CC32) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC32)) -o $@ $< $(LDLIBS) -pthread
+	$(CC32) $(CFLAGS) $(call m32_inc,$(CC32)) -o $@ $< build/m32/kit/libkit.a $(LDLIBS) -pthread
 
-build/arm64/%: %.c $(HEADERS) build/kit-rev build/flags
+$(eval $(call kit_lib,build/arm64,$$(CC_ARM64),$$(CFLAGS),gcc-aarch64-linux-gnu libc6-dev-arm64-cross))
+build/arm64/%: %.c $(HEADERS) build/arm64/kit/libkit.a build/flags
 	@$(call libc_check,$(CC_ARM64),gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 	@mkdir -p $(@D)
-	$(CC_ARM64) $(CFLAGS) $(KIT_DEF) -o $@ $< $(LDLIBS) -pthread
+	$(CC_ARM64) $(CFLAGS) -o $@ $< build/arm64/kit/libkit.a $(LDLIBS) -pthread
 
 # sanitize: every lab under AddressSanitizer + UndefinedBehaviorSanitizer,
 # and the threaded ones under ThreadSanitizer, built by gcc and by clang,
@@ -490,11 +516,13 @@ sanitize: $(foreach b,asan-gcc asan-clang,$(addprefix build/$(b)/,$(SAN_PROGS)))
 	  $(foreach b,tsan-gcc tsan-clang,$(addprefix build/$(b)/,$(SAN_THREADED)))
 	SANITIZE_LABS=$(call shq,$(SANITIZE_LABS)) tools/maint/sanitize.sh $(SAN_BUILDS:tsan-%=$(if $(SAN_THREADED),tsan-%))
 
-# One rule, four builds: build/NAME/% by COMPILER with the sanitizer FLAGS.
+# One rule, four builds: build/NAME/% by COMPILER with the sanitizer
+# FLAGS, linked with the kit's library built the same way.
 define san_build
-build/$(1)/%: %.c $$(HEADERS) build/kit-rev
+$$(eval $$(call kit_lib,build/$(1),$(2),$$$$(SAN_CFLAGS) $(3)))
+build/$(1)/%: %.c $$(HEADERS) build/$(1)/kit/libkit.a
 	@mkdir -p $$(@D)
-	$(2) $$(SAN_CFLAGS) $(3) $$(KIT_DEF) -o $$@ $$< -pthread
+	$(2) $$(SAN_CFLAGS) $(3) -o $$@ $$< build/$(1)/kit/libkit.a -pthread
 endef
 $(eval $(call san_build,asan-gcc,gcc,$$(ASAN)))
 $(eval $(call san_build,asan-clang,clang,$$(ASAN)))
@@ -528,11 +556,14 @@ OLD_SYSROOT = $(eval OLD_SYSROOT := $$(shell tools/platforms/glibc.sh sysroot bu
 
 # --sysroot moves the headers; -B and -L put bullseye's crt files and
 # libraries before the ones gcc finds beside itself.
-build/glibc-2.31/%: %.c $(HEADERS) build/kit-rev build/flags
+# The kit's library needs only the headers: --sysroot.
+$(eval $(call kit_lib,build/glibc-2.31,$$(OLD_GLIBC_CC),$$(CFLAGS) --sysroot=$$(OLD_SYSROOT)))
+build/glibc-2.31/%: %.c $(HEADERS) build/glibc-2.31/kit/libkit.a build/flags
 	$(if $(OLD_SYSROOT),,$(error no glibc 2.31 sysroot: tools/platforms/glibc.sh sysroot bullseye failed))
 	@mkdir -p $(@D)
-	$(OLD_GLIBC_CC) $(CFLAGS) $(KIT_DEF) --sysroot=$(OLD_SYSROOT) -B$(OLD_SYSROOT)/usr/lib/$(MULTIARCH)/ \
-		-L$(OLD_SYSROOT)/usr/lib/$(MULTIARCH) -L$(OLD_SYSROOT)/lib/$(MULTIARCH) -o $@ $< $(LDLIBS) -pthread -ldl
+	$(OLD_GLIBC_CC) $(CFLAGS) --sysroot=$(OLD_SYSROOT) -B$(OLD_SYSROOT)/usr/lib/$(MULTIARCH)/ \
+		-L$(OLD_SYSROOT)/usr/lib/$(MULTIARCH) -L$(OLD_SYSROOT)/lib/$(MULTIARCH) -o $@ $< \
+		build/glibc-2.31/kit/libkit.a $(LDLIBS) -pthread -ldl
 
 # The 2.31 build is a prerequisite, not the lesson: its compiler lines go
 # to stderr (make glibc-2.31 shows them), the table to stdout.

@@ -374,7 +374,7 @@ done >"$MANIFEST"
 predict_fresh() {
 	local f
 	[ -x "$G/predict" ] || return 1
-	for f in "$G/predict.c" "$ROOT"/tools/include/*.h; do [ "$G/predict" -nt "$f" ] || return 1; done
+	for f in "$G/predict.c" "$ROOT"/tools/include/*.h "$ROOT"/tools/kit/*.c; do [ "$G/predict" -nt "$f" ] || return 1; done
 }
 predict_fresh || make -s -C "$ROOT" tools/grading/predict >&2 ||
 	{ printf 'grade: tools/grading/predict does not build (the grader needs make and a C compiler)\n' >&2; exit 2; }

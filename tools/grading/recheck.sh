@@ -193,7 +193,7 @@ take() {
 # that make check again after no change checks nothing again; and all of
 # them under one checksum of every program, so that then it costs one.
 verdict_key() {
-	cat "$@" tools/include/*.h tools/exercises/libc.uses tools/lib/exercise.awk \
+	cat "$@" tools/include/*.h tools/kit/*.c tools/exercises/libc.uses tools/lib/exercise.awk \
 		tools/grading/recheck.sh tools/grading/regioncheck.c | cksum | sed "s|\$| $CC|"
 }
 [ $own = 0 ] || all_key=$(verdict_key $(lab_programs | sed 's/$/.c/') tools/exercises/*.uses)
