@@ -134,16 +134,15 @@ build/flags:
 # The kit's library of one flavour: $(call kit_lib,DIR,CC,FLAGS,PACKAGES)
 # makes DIR/kit/NAME.o of each unit with the compiler CC and FLAGS (as
 # that flavour builds its programs) and DIR/kit/libkit.a of them, by the
-# ar CC names (a cross compiler's own).  The revision is compiled in
-# here (KIT_DEF: the "# built:" line and the CSV's kit column are
-# tools/kit/env.c's), so a new commit remakes it.  PACKAGES: as for
-# libc_check.
+# ar CC names (a cross compiler's own).  The build's own facts (the
+# revision, the compiler, -O) are compiled into each program, not here
+# (tools/include/env.h's env_build).  PACKAGES: as for libc_check.
 kit_objs = $(patsubst tools/kit/%.c,$(1)/kit/%.o,$(KIT_UNITS))
 define kit_lib
-$(1)/kit/%.o: tools/kit/%.c $$(HEADERS) build/kit-rev $(if $(findstring CFLAGS,$(3)),build/flags)
+$(1)/kit/%.o: tools/kit/%.c $$(HEADERS) $(if $(findstring CFLAGS,$(3)),build/flags)
 	@$$(call libc_check,$(2),$(4))
 	@mkdir -p $$(@D)
-	$(2) $(3) $$(KIT_DEF) -c -o $$@ $$<
+	$(2) $(3) -c -o $$@ $$<
 $(1)/kit/libkit.a: $$(call kit_objs,$(1))
 	@rm -f $$@
 	$$(shell $(2) -print-prog-name=ar) rcs $$@ $$^
@@ -154,9 +153,9 @@ $(eval $(call kit_lib,build,$$(CC),$$(CFLAGS) $$(call m32_inc,$$(CC) $$(CFLAGS))
 # library.  The recipe is echoed on purpose: the flags are part of what a
 # student should see.  -ldl: dladdr() (tools/kit/env.c) lives in libdl
 # before glibc 2.34.
-%: %.c $(HEADERS) build/kit/libkit.a build/flags
+%: %.c $(HEADERS) build/kit/libkit.a build/kit-rev build/flags
 	@$(call libc_check,$(CC))
-	$(CC) $(CFLAGS) $(call m32_inc,$(CC) $(CFLAGS)) -o $@ $< build/kit/libkit.a $(LDLIBS) -pthread -ldl
+	$(CC) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC) $(CFLAGS)) -o $@ $< build/kit/libkit.a $(LDLIBS) -pthread -ldl
 
 tests/bin/%: tests/%.c $(HEADERS) tests/checkfile.h build/kit/libkit.a build/flags
 	@$(call libc_check,$(CC))
@@ -489,16 +488,16 @@ build32: $(addprefix build/m32/,$(LABS))
 build-arm64: $(addprefix build/arm64/,$(LABS) tools/grading/predict)
 
 $(eval $(call kit_lib,build/m32,$$(CC32),$$(CFLAGS) $$(call m32_inc,$$(CC32)),libc6-dev-i386 lib32gcc-12-dev))
-build/m32/%: %.c $(HEADERS) build/m32/kit/libkit.a build/flags
+build/m32/%: %.c $(HEADERS) build/m32/kit/libkit.a build/kit-rev build/flags
 	@$(call libc_check,$(CC32),libc6-dev-i386 lib32gcc-12-dev)
 	@mkdir -p $(@D)
-	$(CC32) $(CFLAGS) $(call m32_inc,$(CC32)) -o $@ $< build/m32/kit/libkit.a $(LDLIBS) -pthread
+	$(CC32) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC32)) -o $@ $< build/m32/kit/libkit.a $(LDLIBS) -pthread
 
 $(eval $(call kit_lib,build/arm64,$$(CC_ARM64),$$(CFLAGS),gcc-aarch64-linux-gnu libc6-dev-arm64-cross))
-build/arm64/%: %.c $(HEADERS) build/arm64/kit/libkit.a build/flags
+build/arm64/%: %.c $(HEADERS) build/arm64/kit/libkit.a build/kit-rev build/flags
 	@$(call libc_check,$(CC_ARM64),gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 	@mkdir -p $(@D)
-	$(CC_ARM64) $(CFLAGS) -o $@ $< build/arm64/kit/libkit.a $(LDLIBS) -pthread
+	$(CC_ARM64) $(CFLAGS) $(KIT_DEF) -o $@ $< build/arm64/kit/libkit.a $(LDLIBS) -pthread
 
 # sanitize: every lab under AddressSanitizer + UndefinedBehaviorSanitizer,
 # and the threaded ones under ThreadSanitizer, built by gcc and by clang,
@@ -520,9 +519,9 @@ sanitize: $(foreach b,asan-gcc asan-clang,$(addprefix build/$(b)/,$(SAN_PROGS)))
 # FLAGS, linked with the kit's library built the same way.
 define san_build
 $$(eval $$(call kit_lib,build/$(1),$(2),$$$$(SAN_CFLAGS) $(3)))
-build/$(1)/%: %.c $$(HEADERS) build/$(1)/kit/libkit.a
+build/$(1)/%: %.c $$(HEADERS) build/$(1)/kit/libkit.a build/kit-rev
 	@mkdir -p $$(@D)
-	$(2) $$(SAN_CFLAGS) $(3) -o $$@ $$< build/$(1)/kit/libkit.a -pthread
+	$(2) $$(SAN_CFLAGS) $(3) $$(KIT_DEF) -o $$@ $$< build/$(1)/kit/libkit.a -pthread
 endef
 $(eval $(call san_build,asan-gcc,gcc,$$(ASAN)))
 $(eval $(call san_build,asan-clang,clang,$$(ASAN)))
@@ -558,10 +557,10 @@ OLD_SYSROOT = $(eval OLD_SYSROOT := $$(shell tools/platforms/glibc.sh sysroot bu
 # libraries before the ones gcc finds beside itself.
 # The kit's library needs only the headers: --sysroot.
 $(eval $(call kit_lib,build/glibc-2.31,$$(OLD_GLIBC_CC),$$(CFLAGS) --sysroot=$$(OLD_SYSROOT)))
-build/glibc-2.31/%: %.c $(HEADERS) build/glibc-2.31/kit/libkit.a build/flags
+build/glibc-2.31/%: %.c $(HEADERS) build/glibc-2.31/kit/libkit.a build/kit-rev build/flags
 	$(if $(OLD_SYSROOT),,$(error no glibc 2.31 sysroot: tools/platforms/glibc.sh sysroot bullseye failed))
 	@mkdir -p $(@D)
-	$(OLD_GLIBC_CC) $(CFLAGS) --sysroot=$(OLD_SYSROOT) -B$(OLD_SYSROOT)/usr/lib/$(MULTIARCH)/ \
+	$(OLD_GLIBC_CC) $(CFLAGS) $(KIT_DEF) --sysroot=$(OLD_SYSROOT) -B$(OLD_SYSROOT)/usr/lib/$(MULTIARCH)/ \
 		-L$(OLD_SYSROOT)/usr/lib/$(MULTIARCH) -L$(OLD_SYSROOT)/lib/$(MULTIARCH) -o $@ $< \
 		build/glibc-2.31/kit/libkit.a $(LDLIBS) -pthread -ldl
 

@@ -116,6 +116,40 @@ struct env_thp_probe {
 	{ "env", no_argument, NULL, ENV_OPT_ENV }, \
 	BENCH_OPTIONS_END
 
+/* ------------------------------------------------------------- the build */
+
+/* How this program was built, for the "# built:" line and the CSV: the
+ * compiler's own macros, read where the program is compiled (the kit's
+ * library is compiled apart, and a lab built by hand at -O0 must say
+ * so).  Each kit program is one translation unit, so the definition below
+ * is made once a program; tools/kit/env.c defines KIT_UNIT and reads it. */
+struct env_build {
+	const char *compiler;   /* "gcc 12.2.0" */
+	int optimised;          /* __OPTIMIZE__: built at -O1 or more */
+	const char *kit;        /* the kit's revision, from the Makefile */
+};
+extern const struct env_build env_build;
+#ifndef KIT_UNIT
+#ifndef KIT_REV                 /* `git describe`: only make knows it */
+#define KIT_REV "unknown"
+#endif
+const struct env_build env_build = {
+#if defined(__clang__)          /* clang defines __GNUC__ too */
+	"clang " __clang_version__,
+#elif defined(__GNUC__)
+	"gcc " __VERSION__,
+#else
+	"unknown",
+#endif
+#ifdef __OPTIMIZE__             /* a -O0 build times code no one ships */
+	1,
+#else
+	0,
+#endif
+	KIT_REV,
+};
+#endif
+
 /* ------------------------------------------ defined in tools/kit/env.c */
 
 const char *env_sysfs_choice(const char *path, char *buf, size_t len);

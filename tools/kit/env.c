@@ -6,41 +6,19 @@
  * kit_lib) and linked by every program that includes tools/include/env.h:
  * a program compiles the declarations, not this code.
  */
+/* This unit reads the program's env_build, it does not define it. */
+#define KIT_UNIT 1
 #include "../include/env.h"
 
 /* ------------------------------------------------------------ the build */
 
-/* The kit's revision, `git describe --always --dirty`, passed by the
- * Makefile; a program compiled by hand cannot know it. */
-#ifndef KIT_REV
-#define KIT_REV "unknown"
-#endif
-
-/* The compiler that built this program, from its own macros: clang
- * defines __GNUC__ too, so it is asked first. */
-#if defined(__clang__)
-#define ENV_COMPILER "clang " __clang_version__
-#elif defined(__GNUC__)
-#define ENV_COMPILER "gcc " __VERSION__
-#else
-#define ENV_COMPILER "unknown"
-#endif
-
-/* __OPTIMIZE__ is defined from -O1 up: a -O0 build times code no
- * student would ship. */
-#ifdef __OPTIMIZE__
-#define ENV_OPTIMISED 1
-#else
-#define ENV_OPTIMISED 0
-#endif
-
-/* ENV_COMPILER without the blanks clang leaves at its end. */
+/* The compiler's name without the blanks clang leaves at its end. */
 static const char *env_compiler(void)
 {
 	static char name[64];
 	size_t n;
 
-	snprintf(name, sizeof name, "%s", ENV_COMPILER);
+	snprintf(name, sizeof name, "%s", env_build.compiler);
 	n = strlen(name);
 	while (n > 0 && name[n - 1] == ' ')
 		name[--n] = '\0';
@@ -510,7 +488,8 @@ void env_print_header(FILE *out)
 		gnu_get_libc_version(), u.sysname, u.release, u.machine,
 		sysconf(_SC_PAGESIZE), sysconf(_SC_NPROCESSORS_ONLN));
 	fprintf(out, "# built: %.20s, %s | kit %.24s\n", env_compiler(),
-		ENV_OPTIMISED ? "optimised (-O1+)" : "unoptimised (-O0)", KIT_REV);
+		env_build.optimised ? "optimised (-O1+)" : "unoptimised (-O0)",
+		env_build.kit);
 	fprintf(out, "# THP %s | mTHP %.40s\n", env_thp(thp, sizeof thp),
 		env_mthp(mthp, sizeof mthp));
 	if (env_thp_pmd_bytes())
@@ -606,8 +585,8 @@ void env_csv_fields(FILE *out)
 	bench_csv_str(out, env_malloc_owner());
 	fputc(',', out);
 	bench_csv_str(out, env_compiler());
-	fprintf(out, ",%d,", ENV_OPTIMISED);
-	bench_csv_str(out, KIT_REV);
+	fprintf(out, ",%d,", env_build.optimised);
+	bench_csv_str(out, env_build.kit);
 }
 
 /* bench_getopt() for a lab: it also answers --env, with the check above on
