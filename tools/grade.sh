@@ -5,7 +5,7 @@
 # tools/lib/csv.awk's csv_split), and make and a C compiler for the model.
 #
 # The checks live in tools/grading/grade.awk; every count it expects of the
-# allocator, in the kit's one model (tools/include/model.h), which
+# allocator, in the kit's one model (tools/kit/model.c), which
 # tools/grading/predict (built here) answers from; the points, tolerances and
 # steps (the commands each must have run, and the checker each gets) in
 # tools/grading/steps; the course's knobs in tools/grading/knobs.  Each check
@@ -367,7 +367,7 @@ for i in "${!FILES[@]}"; do
 done >"$MANIFEST"
 
 # The model every expectation comes from (tools/grading/predict, built
-# from the kit's tools/include/model.h): made here, in the grader's own
+# from the kit's tools/kit/model.c): made here, in the grader's own
 # tree, never taken from a submission.
 # (make only when a source is newer: make reading the Makefile costs more
 # than grading a file)
