@@ -98,9 +98,16 @@ all: $(LABS)
 # program's instruments (its options, predictions and reports).
 HEADERS := $(wildcard tools/include/*.h)
 # The kit's compiled units (tools/kit/NAME.c, declared in
-# tools/include/NAME.h): built once a flavour into DIR/kit/libkit.a and
-# linked, so a program compiles their declarations, not their code.
-KIT_UNITS := $(wildcard tools/kit/*.c)
+# tools/include/NAME.h): built once a flavour and linked, so a program
+# compiles their declarations, not their code.  A unit named after a lab
+# is that lab's own instruments (its options, predictions, reports),
+# linked into it alone as DIR/kit/LAB.o; the others, every program's, are
+# archived in DIR/kit/libkit.a.
+LAB_UNITS := $(filter $(LABS:%=tools/kit/%.c),$(wildcard tools/kit/*.c))
+KIT_UNITS := $(filter-out $(LAB_UNITS),$(wildcard tools/kit/*.c))
+# $(call lab_units,DIR): each lab with a unit of its own links DIR/kit/LAB.o
+# (a prerequisite of DIR/LAB; the recipes link the .o files they are given).
+lab_units = $(foreach u,$(LAB_UNITS:tools/kit/%.c=%),$(eval $(1)$(u): $(or $(1),build/)kit/$(u).o))
 
 # The kit's revision, compiled into every lab (the "# built:" line, the
 # CSV's kit column): tools/lib/kitversion (git describe; without git, the
@@ -148,6 +155,7 @@ $(1)/kit/libkit.a: $$(call kit_objs,$(1))
 	$$(shell $(2) -print-prog-name=ar) rcs $$@ $$^
 endef
 $(eval $(call kit_lib,build,$$(CC),$$(CFLAGS) $$(call m32_inc,$$(CC) $$(CFLAGS))))
+$(call lab_units,)
 
 # Each lab is one .c file plus the shared headers, linked with the kit's
 # library.  The recipe is echoed on purpose: the flags are part of what a
@@ -155,7 +163,7 @@ $(eval $(call kit_lib,build,$$(CC),$$(CFLAGS) $$(call m32_inc,$$(CC) $$(CFLAGS))
 # before glibc 2.34.
 %: %.c $(HEADERS) build/kit/libkit.a build/kit-rev build/flags
 	@$(call libc_check,$(CC))
-	$(CC) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC) $(CFLAGS)) -o $@ $< build/kit/libkit.a $(LDLIBS) -pthread -ldl
+	$(CC) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC) $(CFLAGS)) -o $@ $(strip $< $(filter %.o,$^)) build/kit/libkit.a $(LDLIBS) -pthread -ldl
 
 tests/bin/%: tests/%.c $(HEADERS) tests/checkfile.h build/kit/libkit.a build/flags
 	@$(call libc_check,$(CC))
@@ -488,16 +496,18 @@ build32: $(addprefix build/m32/,$(LABS))
 build-arm64: $(addprefix build/arm64/,$(LABS) tools/grading/predict)
 
 $(eval $(call kit_lib,build/m32,$$(CC32),$$(CFLAGS) $$(call m32_inc,$$(CC32)),libc6-dev-i386 lib32gcc-12-dev))
+$(call lab_units,build/m32/)
 build/m32/%: %.c $(HEADERS) build/m32/kit/libkit.a build/kit-rev build/flags
 	@$(call libc_check,$(CC32),libc6-dev-i386 lib32gcc-12-dev)
 	@mkdir -p $(@D)
-	$(CC32) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC32)) -o $@ $< build/m32/kit/libkit.a $(LDLIBS) -pthread
+	$(CC32) $(CFLAGS) $(KIT_DEF) $(call m32_inc,$(CC32)) -o $@ $(strip $< $(filter %.o,$^)) build/m32/kit/libkit.a $(LDLIBS) -pthread
 
 $(eval $(call kit_lib,build/arm64,$$(CC_ARM64),$$(CFLAGS),gcc-aarch64-linux-gnu libc6-dev-arm64-cross))
+$(call lab_units,build/arm64/)
 build/arm64/%: %.c $(HEADERS) build/arm64/kit/libkit.a build/kit-rev build/flags
 	@$(call libc_check,$(CC_ARM64),gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 	@mkdir -p $(@D)
-	$(CC_ARM64) $(CFLAGS) $(KIT_DEF) -o $@ $< build/arm64/kit/libkit.a $(LDLIBS) -pthread
+	$(CC_ARM64) $(CFLAGS) $(KIT_DEF) -o $@ $(strip $< $(filter %.o,$^)) build/arm64/kit/libkit.a $(LDLIBS) -pthread
 
 # sanitize: every lab under AddressSanitizer + UndefinedBehaviorSanitizer,
 # and the threaded ones under ThreadSanitizer, built by gcc and by clang,
@@ -519,9 +529,10 @@ sanitize: $(foreach b,asan-gcc asan-clang,$(addprefix build/$(b)/,$(SAN_PROGS)))
 # FLAGS, linked with the kit's library built the same way.
 define san_build
 $$(eval $$(call kit_lib,build/$(1),$(2),$$$$(SAN_CFLAGS) $(3)))
+$$(call lab_units,build/$(1)/)
 build/$(1)/%: %.c $$(HEADERS) build/$(1)/kit/libkit.a build/kit-rev
 	@mkdir -p $$(@D)
-	$(2) $$(SAN_CFLAGS) $(3) $$(KIT_DEF) -o $$@ $$< build/$(1)/kit/libkit.a -pthread
+	$(2) $$(SAN_CFLAGS) $(3) $$(KIT_DEF) -o $$@ $$(strip $$< $$(filter %.o,$$^)) build/$(1)/kit/libkit.a -pthread
 endef
 $(eval $(call san_build,asan-gcc,gcc,$$(ASAN)))
 $(eval $(call san_build,asan-clang,clang,$$(ASAN)))
@@ -557,12 +568,13 @@ OLD_SYSROOT = $(eval OLD_SYSROOT := $$(shell tools/platforms/glibc.sh sysroot bu
 # libraries before the ones gcc finds beside itself.
 # The kit's library needs only the headers: --sysroot.
 $(eval $(call kit_lib,build/glibc-2.31,$$(OLD_GLIBC_CC),$$(CFLAGS) --sysroot=$$(OLD_SYSROOT)))
+$(call lab_units,build/glibc-2.31/)
 build/glibc-2.31/%: %.c $(HEADERS) build/glibc-2.31/kit/libkit.a build/kit-rev build/flags
 	$(if $(OLD_SYSROOT),,$(error no glibc 2.31 sysroot: tools/platforms/glibc.sh sysroot bullseye failed))
 	@mkdir -p $(@D)
 	$(OLD_GLIBC_CC) $(CFLAGS) $(KIT_DEF) --sysroot=$(OLD_SYSROOT) -B$(OLD_SYSROOT)/usr/lib/$(MULTIARCH)/ \
 		-L$(OLD_SYSROOT)/usr/lib/$(MULTIARCH) -L$(OLD_SYSROOT)/lib/$(MULTIARCH) -o $@ $< \
-		build/glibc-2.31/kit/libkit.a $(LDLIBS) -pthread -ldl
+		$(filter %.o,$^) build/glibc-2.31/kit/libkit.a $(LDLIBS) -pthread -ldl
 
 # The 2.31 build is a prerequisite, not the lesson: its compiler lines go
 # to stderr (make glibc-2.31 shows them), the table to stdout.

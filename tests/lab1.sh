@@ -254,7 +254,8 @@ l1_build_and_compare() { # CC OPT
 		skip "lab1 $1 $2 agrees" "$1 is not installed"
 		return
 	fi
-	if ! "$1" -std=gnu11 -Wall -Wextra -Werror "$2" -o "$bin" frames.c build/kit/libkit.a -pthread -ldl 2>"$TMP/cc.err"; then
+	# shellcheck disable=SC2046  # the words kit_links prints
+	if ! "$1" -std=gnu11 -Wall -Wextra -Werror "$2" -o "$bin" frames.c $(kit_links frames) -pthread -ldl 2>"$TMP/cc.err"; then
 		fail "lab1 $1 $2 builds warning-free" "$(head -c 300 "$TMP/cc.err")"
 		return
 	fi

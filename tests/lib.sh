@@ -236,6 +236,23 @@ if grep -q '\[always\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null;
 	THP_ARG=--no-thp
 fi
 
+# kit_sources PROG: the kit's units PROG is built from (tools/kit/*.c, but
+# other labs' own), for a test that builds it by hand with flags of its
+# own (-D...); kit_links LAB: what make links a lab with (its own unit's
+# object, if it has one, and the kit's library), as its one command does.
+kit_sources() {
+	local f n
+	for f in tools/kit/*.c; do
+		n=${f##*/}; n=${n%.c}
+		[ "$n" != "$1" ] && lab_programs | grep -qxF "$n" && continue
+		echo "$f"
+	done
+}
+kit_links() {
+	[ -e "tools/kit/$1.c" ] && echo "build/kit/$1.o"
+	echo build/kit/libkit.a
+}
+
 # Two tiers.  TEST_TIER=quick (make test): each lab's counts against its
 # model, the parsers, bad input, the grader on one honest submission: what
 # says this machine and this build work, in a minute or two.  TEST_TIER=all

@@ -216,7 +216,7 @@ if command -v valgrind >/dev/null 2>&1; then
 		valgrind -q --error-exitcode=99 "$P" <"$TMP/bad.txt"
 elif printf 'int main(void){return 0;}\n' | cc -fsanitize=address -x c -o "$TMP/asan-probe" - 2>/dev/null; then
 	cc -std=gnu11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-o "$TMP/predict-asan" tools/grading/predict.c tools/kit/*.c -ldl
+		-o "$TMP/predict-asan" tools/grading/predict.c $(kit_sources predict) -ldl
 	check_exit "hostile requests under ASan/UBSan: clean" 0 "$TMP/predict-asan" <"$TMP/bad.txt"
 else
 	skip "hostile requests under a memory checker" "neither valgrind nor cc -fsanitize=address"

@@ -140,7 +140,7 @@ elif [ -z "$rf" ]; then
 	fail "thp: kernels.txt's read faults a page under THP always" "no one count (1 or 2) for 6.1 and 6.12 in results/kernels.txt"
 elif ! ${CC:-cc} -std=gnu11 -O2 -DENV_THP_PROBE_FORCE=ENV_THP_WRITE_SPLITS \
 	-DENV_READ_FAULTS_FORCE="$rf" -o "$TMP/frames-split" \
-	frames.c tools/kit/*.c -pthread -ldl 2>"$TMP/cc.err"; then
+	frames.c $(kit_sources frames) -pthread -ldl 2>"$TMP/cc.err"; then
 	fail "thp: frames builds with ENV_THP_PROBE_FORCE and ENV_READ_FAULTS_FORCE" "$(head -n 3 "$TMP/cc.err")"
 else
 	GLIBC_TUNABLES=glibc.malloc.hugetlb=1 "$TMP/frames-split" --frames 4 >"$TMP/split" 2>&1
