@@ -23,32 +23,23 @@
  * mallopt settings) carries from one row to the next: --history runs them
  * in one process so you can watch that happen.
  * Read on: the rows, the pool (an exercise), the timed loops, one row's
- * run, main(); the kit's instruments: tools/include/malloc_variance.h.
+ * run, main(); the kit's instruments: tools/kit/malloc_variance.c.
  */
 #include "tools/include/bench.h"    /* the TSC, getrusage, percentiles */
 #include "tools/include/work.h"     /* the sink, threads and their start line */
+#include "tools/include/malloc_variance.h"  /* a row, options, the run, reports */
 
 #include <malloc.h>
 #include <sys/mman.h>
 
 #define KIB ((size_t)1 << 10)
 #define MIB ((size_t)1 << 20)
-#define MAX_THREADS 64
 #define POOL_BLOCKS 1024        /* the row uses one at a time; 64 KiB */
 
-enum row_kind { ROW_TIMER, ROW_MALLOC, ROW_POOL };
-
-/* How each row sets up the allocator before it starts.  0 = leave alone. */
-struct row {
-	const char *label;
-	const char *mode;       /* the mode argument that selects it */
-	enum row_kind kind;
-	size_t size;
-	int mmap_threshold;     /* mallopt(M_MMAP_THRESHOLD), bytes */
-	int trim_threshold;     /* mallopt(M_TRIM_THRESHOLD), bytes */
-};
-
-static const struct row rows[] = {
+/* The rows (struct row): label, the mode argument that selects it, kind,
+ * size, and how the row sets up the allocator before it starts: mallopt's
+ * M_MMAP_THRESHOLD and M_TRIM_THRESHOLD, bytes (0 = leave alone). */
+const struct row rows[] = {
 	{ "timer floor",                  NULL,         ROW_TIMER,  0,       0, 0 },
 	{ "malloc 32 B",                  "small",      ROW_MALLOC, 32,      0, 0 },
 	{ "malloc 4 KiB",                 "medium",     ROW_MALLOC, 4 * KIB, 0, 0 },
@@ -57,7 +48,7 @@ static const struct row rows[] = {
 	{ "malloc 1 MiB (heap, no trim)", "large-heap", ROW_MALLOC, MIB,     64 << 20, 128 << 20 },
 	{ "pool 64 B",                    "pool",       ROW_POOL,   64,      0, 0 },
 };
-#define NROWS (sizeof rows / sizeof rows[0])
+const size_t nrows = sizeof rows / sizeof rows[0];
 
 /* ------------------------------------------------------------------ pool */
 
@@ -167,10 +158,6 @@ static void loop_pool(uint64_t *out, uint64_t n, struct pool *pl)
 	}
 }
 
-/* The kit's instruments for this lab: options, the pool's self-test, a
- * process a row, the clock, statistics and reports. */
-#include "tools/include/malloc_variance.h"
-
 /* ---------------------------------------------------------- one row run */
 struct worker {
 	const struct row *row;
@@ -267,16 +254,23 @@ static void run_row_here(const struct row *r, const struct options *o,
 
 /* ----------------------------------------------------------------- main */
 
+/* --self-test drives the pool above through its four calls, and the kit
+ * checks every rule it can see. */
+static struct pool test_pool;
+static const struct pool_test pool_test = {
+	&test_pool, &test_pool.base, pool_init, pool_get, pool_put, pool_destroy,
+};
+
 int main(int argc, char **argv)
 {
-	struct run run = { 0 };
+	struct run run = { .run_row = run_row_here };
 	struct options o;
 	double t0 = bench_now();
 
 	bench_start(argv[0]);
 	o = parse_options(argc, argv);
 	if (o.self_test)
-		return pool_self_test(csv_output(&o));
+		return pool_self_test(csv_output(&o), &pool_test);
 	/* One allocating row in a process that has done nothing yet is already
 	 * isolated; more than one gets a child each, unless --history. */
 	run.isolate = !o.history && o.last > o.first;
