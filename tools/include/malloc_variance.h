@@ -24,7 +24,6 @@
 #ifndef MALLOC_LABS_MALLOC_VARIANCE_H
 #define MALLOC_LABS_MALLOC_VARIANCE_H
 
-#include "env.h"
 #include "work.h"
 
 #define MAX_THREADS 64
