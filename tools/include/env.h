@@ -121,8 +121,9 @@ struct env_thp_probe {
 /* How this program was built, for the "# built:" line and the CSV: the
  * compiler's own macros, read where the program is compiled (the kit's
  * library is compiled apart, and a lab built by hand at -O0 must say
- * so).  Each kit program is one translation unit, so the definition below
- * is made once a program; tools/kit/env.c defines KIT_UNIT and reads it. */
+ * so).  A program's own source is one translation unit, which makes the
+ * definition below once; a unit of the kit's (tools/kit/) defines KIT_UNIT
+ * before it includes this, and only reads it. */
 struct env_build {
 	const char *compiler;   /* "gcc 12.2.0" */
 	int optimised;          /* __OPTIMIZE__: built at -O1 or more */
