@@ -21,7 +21,7 @@
  *        corrupt pixels, and which frames came from mmap.
  * Read on: the frame and its renderer, new_frame() (an exercise), the loop,
  * tune_allocator() (an exercise), main().  What measures and reports is
- * the kit's, in tools/include/frames.h.
+ * the kit's: tools/kit/frames.c, declared in tools/include/frames.h.
  */
 #include "tools/include/bench.h"    /* the TSC, getrusage, percentiles */
 #include "tools/include/work.h"     /* the sink: the work is not optimised away */
@@ -122,7 +122,7 @@ static uint64_t *alloc_frame(enum alloc_kind kind, size_t bytes)
 /*
  * The lab: allocate, render, check and free a frame, again and again,
  * timed and with the process's page faults counted around the loop.  The
- * kit's watch_*() calls (tools/include/frames.h) note where the heap
+ * kit's watch_*() calls (tools/kit/frames.c) note where the heap
  * starts and which frames came from mmap, for the prediction.  Nothing in
  * this loop prints: a stdio buffer allocated here could land above the
  * frame and pin the heap top.

@@ -56,8 +56,8 @@ else
 fi
 
 # A label every frames report prints, renamed: a student would see it.
-# It is printed by Lab 1's instruments (tools/include/frames.h).
-P=tools/include/frames.h
+# It is printed by Lab 1's instruments (tools/kit/frames.c).
+P=tools/kit/frames.c
 sed -i 's/"  sampled pixels:  /"  sampled pixel:   /' "$C/$P"
 if cmp -s "$P" "$C/$P"; then
 	fail "the planted change is made" "$P has no '  sampled pixels:  ' label to rename"

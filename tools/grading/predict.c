@@ -172,7 +172,7 @@ static int frame_size(struct request *q, const char *key, uint64_t min, uint64_t
  * The heap a file says its run found before the loop (frames' heap_top_*
  * columns) is the student's word, and it moves what the model expects: a
  * top already mapped costs no faults.  So it is held to what frames'
- * start-up can make (make_sure_heap_exists(), tools/include/frames.h):
+ * start-up can make (make_sure_heap_exists(), tools/kit/frames.c):
  * one sbrk, of the first block (the per-thread cache, or frames' own half
  * page) plus top_pad, which the first heap (start) is, give or take that
  * half page; and of the top's pages only the first two written (the

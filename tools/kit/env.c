@@ -144,8 +144,8 @@ const char *env_bytes_unit(unsigned long b, char *buf, size_t len)
 }
 
 /* Could THP back an ordinary (not madvised) mapping?  Then a fault may map
- * a whole huge page: frames.h models that for mapped frames (by address
- * and env_thp_probe()); other counts in base pages are bounds. */
+ * a whole huge page: tools/kit/frames.c models that for mapped frames (by
+ * address and env_thp_probe()); other counts in base pages are bounds. */
 int env_thp_always(void)
 {
 	char e[32];

@@ -324,7 +324,7 @@ static uint64_t model_stale_samples(const struct model_arena *m, uint64_t mem,
  * System calls, in frames calls_lo..calls_hi: an mmap and a munmap a
  * mapped frame, a brk a growth of the heap and a brk a trim.
  * Not modelled: sizes that vary, thread arenas, huge pages (Lab 1's
- * instruments, tools/include/frames.h, add those on top).
+ * instruments, tools/kit/frames.c, add those on top).
  */
 enum model_status model_replay(const struct model_machine *mc,
 					     const struct model_policy *pol,
