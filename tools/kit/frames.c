@@ -12,8 +12,6 @@
 #include "../include/frames.h"
 #include "../include/work.h"
 
-#define MIB (1024.0 * 1024.0)
-
 /* The report's words for each --alloc, in enum alloc_kind's order. */
 static const char *const alloc_blurbs[] = {
 	"calloc() per frame (the completed program)",
@@ -129,7 +127,6 @@ static uint64_t smallest_huge_page(const struct options *o, const struct model_p
  */
 /* (struct model_heap, tools/include/model.h: the top chunk's offset into
  * its page, its size, its pages mapped, the heap below it.) */
-#define HEAP_PROBE_PAGES 4096u   /* a larger top is counted as unmapped past this */
 
 /* mallinfo's keepcost: the size of the main arena's top chunk. */
 static uint64_t heap_top_bytes(void)
