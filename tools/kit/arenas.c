@@ -24,7 +24,7 @@ static const struct options defaults = {
 	.output = OUTPUT_REPORT,
 };
 
-static void usage(FILE *out)
+void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: %s [options]\n"

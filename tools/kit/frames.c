@@ -28,7 +28,7 @@ static const struct options defaults = {
 	.frames = 100, .alloc = ALLOC_CALLOC, .size = FRAME_BYTES, .output = OUTPUT_REPORT,
 };
 
-static void usage(FILE *out)
+void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: %s [options]\n"
