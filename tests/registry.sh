@@ -97,9 +97,12 @@ grep -q 'line 1: 3 fields' "$TMP/err" && pass "registry.awk: names the line and 
 	fail "registry.awk: names the line and its fields" "$(cat "$TMP/err")"
 
 # ------------------------------------------------------- a copy of the kit
-# The copy keeps the built programs, the kit's library they link and the
+# The copy keeps the built programs, the kit's units they link and the
 # flags they were built with; make runs with KIT_REV as they were built,
-# so it builds only the new one (the copy has no .git of its own).
+# so it builds only the new one (the copy has no .git of its own).  All
+# of it goes through tar, which keeps whole seconds of each time: a
+# program copied so, beside its unit's object copied to the nanosecond,
+# would look older than the object made the same second before it.
 N=$(lab_rows | awk '{ n = substr($1, 4) + 0; if (n > m) m = n } END { print m + 1 }')
 K=$TMP/kit
 mkdir -p "$K/build"
@@ -107,7 +110,7 @@ tar -cf - --exclude=./build --exclude=./.git --exclude=./.run --exclude=./submis
 	--exclude=./plots --exclude=./answers . | tar -xf - -C "$K" ||
 	{ fail "a copy of the kit" "tar failed"; exit 1; }
 REV=$(cat build/kit-rev 2>/dev/null || echo unknown)
-cp -p build/kit-rev build/flags "$K/build/" 2>/dev/null && cp -pR build/kit "$K/build/" 2>/dev/null
+tar -cf - build/kit-rev build/flags build/kit 2>/dev/null | tar -xf - -C "$K"
 KM() { make --no-print-directory -C "$K" KIT_REV="$REV" "$@"; }
 # git, where it is installed, so the copy's .gitignore can be asked.
 command -v git >/dev/null 2>&1 && git -C "$K" init -q 2>/dev/null
