@@ -27,7 +27,7 @@ fi
 
 # The grader's files: hashed before and after every attack.
 GRADER="tools/grading/grade.awk tools/grading/gradescope.awk $(lab_programs | sed 's/$/.c/')"
-hashes() { sha256sum $GRADER "$TMP/other/clone.c" 2>&1; }
+hashes() { (cd "${1:-.}" && sha256sum $GRADER 2>&1); sha256sum "$TMP/other/clone.c" 2>&1; }
 mkdir -p "$TMP/other" && echo 'int x;' >"$TMP/other/clone.c"      # a classmate's clone
 before=$(hashes)
 # The solutions: the kit's own, world-readable, hidden by a root of its
@@ -99,6 +99,17 @@ attacks() {
 	n=$(left "$u")
 	[ "$(cat "$TMP/daemon.out")" = started ] && [ "$n" = 0 ] && pass "$tag: a process left running is ended with its run" ||
 		fail "$tag: a daemon" "$n processes of uid $u left"
+	# Nothing of the caller's open: a step list as standard input, a file
+	# as descriptor 7 (make check's runner once handed both on).  Inside:
+	# 0 is /dev/null, 1 and 2 the run's files, and 3 ls's own directory.
+	echo 'lab1.x|run|-|./frames' >"$TMP/steps" && : >"$TMP/inherited"
+	attack fds -- sh -c 'ls -l /proc/self/fd | awk "NR > 1 { print \$9, \$11 }"; echo x >>/proc/self/fd/0; echo x >>/proc/self/fd/7' \
+		<"$TMP/steps" 7>>"$TMP/inherited"
+	fds=$(tr '\n' ' ' <"$TMP/fds.out")
+	[[ $fds =~ ^"0 /dev/null 1 "[^\ ]+" 2 "[^\ ]+" 3 /proc/"[0-9]+/fd\ $ ]] && [ ! -s "$TMP/inherited" ] &&
+	[ "$(cat "$TMP/steps")" = 'lab1.x|run|-|./frames' ] &&
+		pass "$tag: a run has stdin /dev/null and no descriptor of the caller's (it sees: ${fds% })" ||
+		fail "$tag: what a run inherits" "its descriptors: $fds; the step list: $(head -c 80 "$TMP/steps"); fd 7's file: $(wc -c <"$TMP/inherited") bytes"
 	SECRET_TOKEN=grader attack env -- env
 	grep -q '^SECRET_TOKEN=' "$TMP/env.out" && fail "$tag: the grader's environment" "SECRET_TOKEN reached the code" ||
 		pass "$tag: a variable of the grader's (SECRET_TOKEN) does not reach the code"
@@ -117,6 +128,14 @@ else
 	outside=$(bash -c 'exec 3<>/dev/tcp/127.0.0.1/9' 2>&1)
 	grep -q 'Network is unreachable' "$TMP/net.err" && pass "root: no network (a socket to 127.0.0.1 is unreachable; outside: ${outside##*: })" ||
 		fail "root: the network" "$(cat "$TMP/net.err")"
+	# --tmpfs: all the run writes, together, in a tmpfs of that size and
+	# 4096 files, gone with the run
+	attack disk --tmpfs 8M -- sh -c 'head -c 20000000 /dev/zero >"$TMPDIR/big"; echo $?; i=0
+		while [ $i -lt 6000 ] && true >"$TMPDIR/f$i" 2>/dev/null; do i=$((i + 1)); done; echo $i'
+	set -- $(cat "$TMP/disk.out")
+	[ "${1:-0}" != 0 ] && [ "${2:-6000}" -lt 6000 ] && [ -z "$(ls -A "$TMP/box")" ] &&
+		pass "root: --tmpfs 8M: 20 MB fail to write, file $2 fails, and the run leaves nothing on the disk" ||
+		fail "root: the run's disk" "20 MB: exit ${1:-?}; $2 files; the box holds $(ls -A "$TMP/box" | wc -l)"
 	attack hidden -- sh -c "ls -A /root /run /home '$PWD' 2>/dev/null; ls -A '$TMP'"
 	[ "$(cat "$TMP/hidden.out")" = "$(printf 'box\nw')" ] &&
 		pass "root: /root, /run, /home and the kit are not there; of \$TMP, only the run's two directories" ||
@@ -153,42 +172,112 @@ chmod 755 "$W"
 
 # A whole re-run of hostile regions, each around its stub: lab2.pool's
 # pool_init() runs machine code (a page from mmap, a function pointer)
-# that becomes sh -c, which reads the solutions and writes the grader's
-# grade.awk; tune_allocator() prints forever, new_frame() fills memory,
-# give_memory_back() loops.  Each exercise scores at most its stub, the
-# sh ran (its complaint is the run's last line), the grader's files hash
-# the same, and no line of a solution reaches the output (tests/lib.sh:
-# hostile_regions makes them).
+# that becomes sh -c, which reads the re-run's standard input to its end
+# (once the step list, whose end stopped the re-run), appends a step that
+# runs a command outside (once run, without root), writes a forged row
+# to every descriptor above 2 (once the instructor's gradebook), reads
+# the solutions, writes grade.awk, and prints the grader's key to its
+# standard error (once shown to the student); tune_allocator() prints
+# forever, new_frame() fills memory, give_memory_back() loops.  Each
+# exercise scores at most its stub and every exercise is graded, nothing
+# ran outside, the descriptor's file is empty, the grader's files hash
+# the same, and no line of a solution or of the key reaches the output
+# (tests/lib.sh: hostile_regions makes them).  As root, then as another
+# user with a user namespace, in a copy of the kit of that user's.
 needs_solution "every exercise" "a whole re-run of hostile regions" || exit 0
 U=$TMP/hostile
 mkdir -p "$U" && cp $(lab_programs | sed 's/$/.c/') "$U/"
-hostile_regions "$U" "cat '$PWD/frames.c'; echo pwned >>'$PWD/tools/grading/grade.awk'" ||
-	{ skip "a whole re-run of hostile regions" "$HOSTILE_WHY"; exit 0; }
+# attack_cmd KIT OUT: the sh command, attacking the kit KIT (the grader's)
+# and appending a step that would touch OUT/escaped
+attack_cmd() {
+	printf '%s' "cat <&0 >/dev/null; echo 'lab9.x|run|sh -c touch\${IFS}$2/escaped|./frames' >>/proc/self/fd/0;" \
+		" bash -c 'for n in 3 4 5 6 7 8 9 10 11 12 255; do [ -e /proc/self/fd/\$n ] && echo bob,0,plagiarism >&\$n; done';" \
+		" cat '$1/frames.c'; echo pwned >>'$1/tools/grading/grade.awk';" \
+		" sed -n '/^# ---- KEY/,/^# ---- END KEY/p' /tmp/*/kit/tools/grading/grade.awk" \
+		" $TMP/nbtmp/*/kit/tools/grading/grade.awk | grep -v -e '^#' -e '^$' | head -n 1 >&2; exit 3"
+}
+hostile_regions "$U" "$(attack_cmd "$PWD" "$TMP")" || { skip "a whole re-run of hostile regions" "$HOSTILE_WHY"; exit 0; }
 make -s handout OUT="$TMP/ho" >/dev/null 2>&1 || { fail "make handout" "failed"; exit 0; }
 mkdir -p "$TMP/stubs" && for f in $(lab_programs | sed 's/$/.c/'); do cp "$TMP/ho/$f" "$TMP/stubs/"; done
 KNOBS=(FRAMES=2 SCALE=100 VARIANCE_ITERS=2000 COUNT_LARGE=200 BYTES=1M CHECK_TIMEOUT=10)
 env "${KNOBS[@]}" tools/grading/recheck.sh "$TMP/stubs" >"$TMP/stubs.out" 2>&1
-env "${KNOBS[@]}" tools/grading/recheck.sh "$U" >"$TMP/hostile.out" 2>&1
 ex_score() { awk -v e="$2" '/^The grade/ { g = 1 } g && $1 == e { print $NF; exit }' "$1"; }
-for r in lab2.pool lab1.tune_allocator lab1.new_frame lab6.give_memory_back; do
-	a=$(ex_score "$TMP/hostile.out" $r) b=$(ex_score "$TMP/stubs.out" $r)
-	grep -q "^  $r .* taken$" "$TMP/hostile.out" && [ -n "$a" ] && [ -n "$b" ] && [ "${a%/*}" -le "${b%/*}" ] &&
-		pass "a hostile $r, taken and run, scores $a (its stub $b)" ||
-		fail "a hostile $r" "$a against its stub's $b: $(grep -m 2 "$r" "$TMP/hostile.out")"
-done
-grep -q 'cannot create' "$TMP/hostile.out" && pass "the machine code ran sh: '$(grep -m 1 -o 'cannot create[^:]*' "$TMP/hostile.out")'" ||
-	fail "the machine code ran" "no complaint of sh's in the output"
 solution=$(awk '/BEGIN EXERCISE lab1.new_frame/ { p = 1; next } /END EXERCISE/ { p = 0 } p && length > 20' frames.c | head -n 1)
-after=$(hashes)
-[ "$after" = "$before" ] && ! grep -qF -- "$solution" "$TMP/hostile.out" &&
-	pass "after the hostile re-run the grader's files hash the same, and no solution line is in its output" ||
-	fail "the hostile re-run reached the grader" "$(diff <(echo "$before") <(echo "$after") | head -n 3)"
+key=$(sed -n '/^# ---- KEY/,/^# ---- END KEY/p' tools/grading/grade.awk | grep -v -e '^#' -e '^$' | head -n 1)
+[ -n "$key" ] || { fail "the grader's key" "no line of code between KEY and END KEY in grade.awk"; exit 0; }
+stub_max=$(sed -n 's|^Score: [0-9]*/||p' "$TMP/stubs.out")
+# hostile_rerun TAG OUT KIT ESC: the checks on a re-run's output OUT (its
+# JSON OUT.json, the file its descriptor 3 was, OUT.fd3) that attacked KIT
+# (hashed before as $before) and appended a step that touches ESC/escaped
+hostile_rerun() {
+	local tag=$1 out=$2 kit=$3 esc=$4 r a b after
+	for r in lab2.pool lab1.tune_allocator lab1.new_frame lab6.give_memory_back; do
+		a=$(ex_score "$out" $r) b=$(ex_score "$TMP/stubs.out" $r)
+		grep -q "^  $r .* taken$" "$out" && [ -n "$a" ] && [ -n "$b" ] && [ "${a%/*}" -le "${b%/*}" ] &&
+			pass "$tag: a hostile $r, taken and run, scores $a (its stub $b)" ||
+			fail "$tag: a hostile $r" "$a against its stub's $b: $(grep -m 2 "$r" "$out")"
+	done
+	grep -q "^Score: [0-9]*/$stub_max$" "$out" && ! grep -q '(no @run record)' "$out" &&
+		pass "$tag: every step ran, out of $stub_max: the step list was never the code's to read" ||
+		fail "$tag: the re-run's steps" "$(grep '^Score' "$out"), $(grep -c '(no @run record)' "$out") checks with no record"
+	[ ! -e "$esc/escaped" ] && pass "$tag: a step the code appended did not run" ||
+		fail "$tag: an appended step ran outside the sandbox" "$(ls -l "$esc/escaped")"
+	[ ! -s "$out.fd3" ] && pass "$tag: a descriptor of the grader's (3, a gradebook) got nothing" ||
+		fail "$tag: the grader's descriptor 3 was written" "$(head -n 2 "$out.fd3")"
+	grep -q "exited 3: sed: can't read" "$out" && pass "$tag: the machine code ran sh, and the grader's key was not there to print" ||
+		fail "$tag: the key, or sh" "no \"exited 3: sed: can't read\" in the output"
+	after=$(hashes "$kit")
+	[ "$after" = "$before" ] && ! grep -qF -- "$solution" "$out" && ! grep -qF -- "$key" "$out" "$out.json" &&
+		pass "$tag: the grader's files hash the same, and no solution line nor key line is in the output" ||
+		fail "$tag: the hostile re-run reached the grader" "$(diff <(echo "$before") <(echo "$after") | head -n 3)"
+}
+: >"$TMP/hostile.out.fd3"
+env "${KNOBS[@]}" tools/grading/recheck.sh --json "$TMP/hostile.out.json" "$U" >"$TMP/hostile.out" 2>&1 3>>"$TMP/hostile.out.fd3"
+hostile_rerun "root" "$TMP/hostile.out" "$PWD" "$TMP"
+
+# The same as another user with a user namespace: the code has the
+# grader's own uid, so only what it inherits and what its root holds
+# keep it from the grader.
+N=$TMP/nb U2=$TMP/hostile2
+mkdir -p "$N" "$TMP/nbtmp" "$U2" && tar -cf - --exclude=./.git . | tar -xf - -C "$N" &&
+	cp $(lab_programs | sed 's/$/.c/') "$U2/" && chown -R $NB:$NB "$N" "$TMP/nbtmp" "$U" && chmod 755 "$TMP"
+if [ $userns = 1 ] && hostile_regions "$U2" "$(attack_cmd "$N" "$TMP/nbtmp")"; then
+	before=$(hashes "$N")
+	: >"$TMP/nb.out.fd3" && chown -R $NB "$TMP/nb.out.fd3" "$U2"
+	(cd "$N" && "${nb[@]}" env TMPDIR="$TMP/nbtmp" "${KNOBS[@]}" tools/grading/recheck.sh --json "$TMP/nbtmp/nb.json" "$U2") \
+		>"$TMP/nb.out" 2>&1 3>>"$TMP/nb.out.fd3"
+	cp "$TMP/nbtmp/nb.json" "$TMP/nb.out.json" 2>/dev/null
+	hostile_rerun "not root" "$TMP/nb.out" "$N" "$TMP/nbtmp"
+fi
+
+# A re-run whose runs block (pool_init() runs sleep): each run is stopped
+# at five times CHECK_TIMEOUT of wall time, the whole re-run at
+# CHECK_WALL, and it still ends with a grade of every exercise.
+B=$TMP/blocks
+mkdir -p "$B" && cp "$TMP"/stubs/*.c "$B/" && hostile_regions "$B" "sleep 1000"
+t0=$SECONDS
+env "${KNOBS[@]}" CHECK_TIMEOUT=2 CHECK_WALL=20 tools/grading/recheck.sh "$B" >"$TMP/blocks.out" 2>&1
+t=$((SECONDS - t0))
+grep -q "whole run was out of time: 20 s" "$TMP/blocks.out" && grep -q "^Score: [0-9]*/$stub_max$" "$TMP/blocks.out" &&
+	pass "a re-run that blocks ends in $t s (CHECK_WALL=20 of runs), every exercise graded" ||
+	fail "a re-run that blocks" "$t s: $(grep -m 2 'out of time\|^Score' "$TMP/blocks.out")"
+
+# Where namespaces are refused, the grade says the code ran unsealed:
+# last in recheck's output and in Gradescope's.
+env "${KNOBS[@]}" tests/bin/nons tools/grading/recheck.sh --json "$TMP/nons.json" "$TMP/stubs" >"$TMP/nons.out" 2>&1
+grep -q '^Unsealed: isolation: uid and limits only' "$TMP/nons.out" && grep -q 'uid and limits only' "$TMP/nons.json" &&
+	grep -q "^Score: [0-9]*/$stub_max$" "$TMP/nons.out" &&
+	pass "root, no namespaces: graded, and said so: '$(sed -n 's/^Unsealed: //p' "$TMP/nons.out" | cut -c1-50)...'" ||
+	fail "root, no namespaces: the re-run" "$(tail -n 2 "$TMP/nons.out")"
 
 # Without root and without user namespaces the re-run refuses the code.
-N=$TMP/nb
-mkdir -p "$N" "$TMP/nbtmp" && tar -cf - --exclude=./.git . | tar -xf - -C "$N" &&
-	chown -R $NB:$NB "$N" "$TMP/nbtmp" && chmod 755 "$TMP"
 (cd "$N" && "${nb[@]}" env TMPDIR="$TMP/nbtmp" "$PWD/tests/bin/nons" tools/grading/recheck.sh "$U") >"$TMP/refuse.out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -q -- '--no-isolation-i-trust-this-code' "$TMP/refuse.out" && ! grep -q '^Score' "$TMP/refuse.out" &&
 	pass "not root, no user namespace: the re-run refuses: '$(grep -m 1 -o 'no isolation here[^:]*' "$TMP/refuse.out")...'" ||
 	fail "not root, no user namespace: the re-run" "exit $rc: $(tail -n 2 "$TMP/refuse.out")"
+# ... and given --no-isolation-i-trust-this-code, runs it and says so.
+(cd "$N" && "${nb[@]}" env TMPDIR="$TMP/nbtmp" "${KNOBS[@]}" "$PWD/tests/bin/nons" tools/grading/recheck.sh \
+	--no-isolation-i-trust-this-code "$TMP/stubs") >"$TMP/trust.out" 2>&1
+grep -q '^Unsealed: isolation: NONE, the code ran as' "$TMP/trust.out" && grep -q "^Score: [0-9]*/$stub_max$" "$TMP/trust.out" &&
+	pass "not root, no user namespace, trusted: graded, and said so: '$(sed -n 's/^Unsealed: //p' "$TMP/trust.out" | cut -c1-40)...'" ||
+	fail "not root, trusted: the re-run" "$(tail -n 2 "$TMP/trust.out")"

@@ -32,7 +32,9 @@
 # (the grader refuses such a file as a submission), a failing run recorded
 # (exit: and its stderr's last line) instead of stopping, each run bounded
 # by CHECK_TIMEOUT seconds of CPU (default 20; an honest run takes a few)
-# and five times that of wall time (a run that blocks), each run not under strace made
+# and five times that of wall time (a run that blocks), the whole of it by
+# CHECK_WALL seconds (default thirty times CHECK_TIMEOUT), each run not
+# under strace made
 # through tools/grading/wait4run (its "wait4:" line: the process's faults
 # as the kernel counted them), and no summary for a person.
 #
@@ -55,6 +57,8 @@ esac
 CHECK_TIMEOUT=${CHECK_TIMEOUT:-20}
 . tools/lib/lib.sh || exit 1        # strace_works, strace_calls, lab_programs
 need_number CHECK_TIMEOUT "$CHECK_TIMEOUT" 1 3600
+CHECK_WALL=${CHECK_WALL:-$((CHECK_TIMEOUT * 30))}
+need_number CHECK_WALL "$CHECK_WALL" 1 86400
 # A limit of CPU time, not of wall time, so that a loaded machine scores
 # what an idle one does; the wall limit catches a run that blocks.
 WALL_TIMEOUT=$((CHECK_TIMEOUT * 5))
@@ -63,7 +67,9 @@ WALL_TIMEOUT=$((CHECK_TIMEOUT * 5))
 # sandbox's CPU limit; SIGKILL is also what a run out of memory may get).
 over_limit() {
 	case $1 in
-	124) echo " (over ${WALL_TIMEOUT} s of wall time: CHECK_TIMEOUT x 5)" ;;
+	124) if [ "${2:-$WALL_TIMEOUT}" -lt "$WALL_TIMEOUT" ]; then
+		echo " (make check's whole run was out of time: ${RUN_WALL} s of wall time)"
+	     else echo " (over ${WALL_TIMEOUT} s of wall time: CHECK_TIMEOUT x 5)"; fi ;;
 	152|137) echo " (stopped: over CHECK_TIMEOUT=$CHECK_TIMEOUT s of CPU, or killed)" ;;
 	esac
 }
@@ -204,19 +210,20 @@ PART=$(mktemp --suffix=.part "$OUT.XXXXXX") || exit 1
 WORK=$(mktemp -d) || exit 1
 trap 'rm -rf "$WORK"; rm -f "$PART"' EXIT
 # Someone else's code (tools/grading/recheck.sh): CHECK_SANDBOX, the path
-# of tools/grading/sandbox, runs each of make check's programs, strace
-# too, with BOX its private directory, made afresh each run (strace's
-# log there is read back only as a regular file, once the run is over).
-box=() LOGS=$WORK
+# of tools/grading/sandbox, runs each of make check's programs with BOX,
+# a private tmpfs of CHECK_DISK, for its files, and sees of the kit only
+# RUNDIR: copies of the programs, read-only (not the grader, its key or
+# the solutions).  What measures it stays outside: wait4run, and strace,
+# whose log the code cannot reach (it counts the sandbox's own calls too,
+# the same in every run of a step: only differences are graded).
+box=() RUNDIR=$PWD
 new_box() { :; }
 if [ $STEPS_KIND = exercise ] && [ -n "${CHECK_SANDBOX:-}" ]; then
-	BOX=$WORK/box LOGS=$WORK/box
-	chmod 711 "$WORK" || exit 1     # (for a sandbox of the uid alone)
-	box=("$CHECK_SANDBOX" --dir "$BOX" --ro "$PWD" --cpu "$CHECK_TIMEOUT" --)
+	BOX=$WORK/box RUNDIR=$WORK/run
+	chmod 711 "$WORK" && mkdir -m 755 "$RUNDIR" && cp $PROGRAMS "$RUNDIR/" || exit 1
+	box=("$CHECK_SANDBOX" --dir "$BOX" --tmpfs "${CHECK_DISK:-64M}" --ro "$RUNDIR" --cpu "$CHECK_TIMEOUT" --)
 	new_box() { rm -rf "$BOX" && mkdir -m 700 "$BOX" || exit 1; }
 fi
-# LOG: a log strace wrote, a regular file, not a link the run left
-log_of() { [ -f "$LOGS/$1" ] && [ ! -L "$LOGS/$1" ] && echo "$LOGS/$1" || echo /dev/null; }
 trap 'exit 130' INT TERM
 
 # --------------------------------------------------------------- the header
@@ -224,7 +231,7 @@ trap 'exit 130' INT TERM
 # programs themselves (frames --csv), not from ldd: the running glibc is the
 # one that decided the counts.
 new_box
-${box[@]+"${box[@]}"} ./frames --csv --frames 1 --size 1M >"$WORK/probe.csv" 2>"$WORK/probe.err" ||
+(cd "$RUNDIR" && exec ${box[@]+"${box[@]}"} ./frames --csv --frames 1 --size 1M) </dev/null >"$WORK/probe.csv" 2>"$WORK/probe.err" ||
 	{ echo "$PROG: ./frames does not run: $(head -c 300 "$WORK/probe.err")" >&2; exit 1; }
 col() { tools/lib/csvget "$1" "$WORK/probe.csv"; }
 page=$(col page_bytes)
@@ -348,8 +355,10 @@ steps() {
 VARIANCE_ITERS=$VARIANCE_ITERS COUNT_LARGE=$COUNT_LARGE BYTES=$BYTES $QKNOBS" \
 		-f tools/grading/steps.awk tools/grading/steps
 }
-steps >"$WORK/steps" || exit 1
-total=$(wc -l <"$WORK/steps")
+# The step list is read whole before anything runs, and no run has it
+# open: a run's standard input is /dev/null.
+steps >"$WORK/steps" && mapfile -t step_lines <"$WORK/steps" && rm -f "$WORK/steps" || exit 1
+total=${#step_lines[@]}
 start=$SECONDS
 tty=0; [ -t 2 ] && tty=1
 
@@ -372,17 +381,33 @@ summarise_writes() {
 		printf "write: fd=%d addr_mod_page=%d calls=%d bytes=%.0f\n", fdof[k], mod[k], calls[k], bytes[k] } }' "$1"
 }
 
+# A step is data: its kind one of three, each environment word NAME=VALUE
+# (env would run the first word that is not), and its program one of the
+# kit's, ./NAME.
+bad_step() { echo "$PROG: a step the kit does not run: $(shown "$1"): $2" >&2; exit 2; }
+# make check as a whole: at most CHECK_WALL seconds of wall time (an
+# honest run takes a few); a run that would start later is recorded as
+# stopped, not run, so a re-run that blocks still ends with a grade.
+RUN_WALL=$CHECK_WALL
 i=0
-while IFS='|' read -r id kind envs args; do
+for line in "${step_lines[@]}"; do
+	IFS='|' read -r id kind envs args <<<"$line"
 	i=$((i + 1))
 	[ $tty = 1 ] && printf '\r\033[K%s: step %d of %d: %s (%d s so far)' "$PROG" "$i" "$total" "$id" $((SECONDS - start)) >&2
 	envv=(); [ "$envs" = - ] || read -r -a envv <<<"$envs"
 	read -r -a argv <<<"$args"
+	for w in ${envv[@]+"${envv[@]}"}; do
+		[[ $w =~ ^[A-Z][A-Z0-9_]*=[[:graph:]]*$ ]] || bad_step "$line" "'$w' is not NAME=VALUE"
+	done
+	printf '%s\n' $PROGRAMS | grep -qxF -- "${argv[0]#./}" && [[ ${argv[0]} == ./* ]] ||
+		bad_step "$line" "its program is not one of the kit's"
 	case $kind in
-	run) cmd=("${argv[@]}") ;;
-	sc)  cmd=(strace -f -c -e trace=brk,mmap,munmap -o "$LOGS/sc.log" "${argv[@]}") ;;
-	wr)  cmd=(strace -f -e trace=write -e raw=write -o "$LOGS/wr.log" "${argv[@]}") ;;
+	run) trace=() ;;
+	sc)  trace=(strace -f -c -e trace=brk,mmap,munmap -o "$WORK/sc.log") ;;
+	wr)  trace=(strace -f -e trace=write -e raw=write -o "$WORK/wr.log") ;;
+	*)   bad_step "$line" "no kind '$kind'" ;;
 	esac
+	cmd=(${trace[@]+"${trace[@]}"} "${argv[@]}")
 	t0=$SECONDS
 	if [ $STEPS_KIND = exercise ]; then
 		# The student's code may crash or hang: the run is recorded as it
@@ -392,34 +417,40 @@ while IFS='|' read -r id kind envs args; do
 		# (wait4:), which the grader holds the program's own counts to.
 		# A file it writes, its output too, stops at 16 MiB (ulimit -f:
 		# KiB); the record keeps the first 64 KiB of its output.
-		rc=0 outside=()
-		rm -f "$WORK/wait4"
+		rc=0 outside=() wall=$((start + RUN_WALL - SECONDS))
+		[ $wall -lt $WALL_TIMEOUT ] || wall=$WALL_TIMEOUT
+		rm -f "$WORK/wait4" "$WORK/sc.log" "$WORK/wr.log"
+		: >"$WORK/out" && : >"$WORK/err" || exit 1
 		new_box
-		[ "$kind" = run ] && outside=(tools/grading/wait4run --report "$WORK/wait4")
-		(ulimit -f 16384 -t "$CHECK_TIMEOUT" && timeout -k 5 "$WALL_TIMEOUT" env ${envv[@]+"${envv[@]}"} \
-			${outside[@]+"${outside[@]}"} ${box[@]+"${box[@]}"} "${cmd[@]}") >"$WORK/out" 2>"$WORK/err" || rc=$?
+		[ "$kind" = run ] && outside=("$PWD/tools/grading/wait4run" --report "$WORK/wait4")
+		if [ $wall -le 0 ]; then
+			rc=124
+		else
+			(cd "$RUNDIR" && ulimit -f 16384 -t "$CHECK_TIMEOUT" && exec timeout -k 5 "$wall" \
+				env ${envv[@]+"${envv[@]}"} ${outside[@]+"${outside[@]}"} ${trace[@]+"${trace[@]}"} \
+				${box[@]+"${box[@]}"} "${argv[@]}") </dev/null >"$WORK/out" 2>"$WORK/err" || rc=$?
+		fi
 		{
 			echo "@run $id"
 			echo "cmd: ${cmd[*]}"
 			echo "env: ${envs/#-/(none)}"
-			echo "exit: $rc$(over_limit $rc)"
+			echo "exit: $rc$(over_limit $rc $wall)"
 			[ -s "$WORK/wait4" ] && head -n 1 "$WORK/wait4"
 			[ $rc = 0 ] || echo "stderr: $(grep -v '^$' "$WORK/err" | tail -n 1 | cut -c1-200)"
 			head -c 65536 "$WORK/out" | sed 's/^/csv: /'
 			# (a run that failed has no counts: 0 calls is not what it made)
 			if [ "$kind" = sc ] && [ $rc = 0 ]; then
 				printf 'syscalls:'
-				for s in brk mmap munmap; do printf ' %s=%s' $s "$(strace_calls "$(log_of sc.log)" $s)"; done
+				for s in brk mmap munmap; do printf ' %s=%s' $s "$(strace_calls "$WORK/sc.log" $s)"; done
 				echo
 			fi
-			[ "$kind" = wr ] && [ $rc = 0 ] && summarise_writes "$(log_of wr.log)"
+			[ "$kind" = wr ] && [ $rc = 0 ] && summarise_writes "$WORK/wr.log"
 			echo "@end"
 			echo
 		} >>"$PART" || exit 1
-		rm -f "$WORK/sc.log" "$WORK/wr.log"
 		continue
 	fi
-	if ! env ${envv[@]+"${envv[@]}"} "${cmd[@]}" >"$WORK/out" 2>"$WORK/err"; then
+	if ! env ${envv[@]+"${envv[@]}"} "${cmd[@]}" >"$WORK/out" 2>"$WORK/err" </dev/null; then
 		[ $tty = 1 ] && printf '\r\033[K' >&2
 		echo "$PROG: step $id failed: ${envv[*]} ${cmd[*]}" >&2
 		head -c 600 "$WORK/err" >&2
@@ -447,7 +478,7 @@ while IFS='|' read -r id kind envs args; do
 		echo "@end"
 		echo
 	} >>"$PART" || exit 1
-done <"$WORK/steps"
+done
 [ $tty = 1 ] && printf '\r\033[K' >&2
 
 [ $STEPS_KIND = exercise ] || {

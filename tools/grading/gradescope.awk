@@ -16,6 +16,9 @@
 #                      the grader (0 outside it: grade.sh's own time
 #                      rounds to 0)
 #   GS_MESSAGE         gradescope_error()'s reason
+#   GS_UNSEALED        the re-run's code ran without the sandbox's whole
+#                      isolation: how (recheck.sh's "isolation:" line),
+#                      said after the code's score
 # The top-level visibility is "visible" (each test carries its own);
 # stdout_visibility is "hidden": run_autograder's console holds the build
 # and the instructor's logs, not feedback.
@@ -81,6 +84,7 @@ function gs_rank(v) {
 
 # The fields every results.json starts with.
 function gs_head(score, output, vis,    t) {
+	if (ENVIRON["GS_UNSEALED"] != "") output = output " (" ENVIRON["GS_UNSEALED"] ")"
 	t = ENVIRON["GS_EXECUTION_TIME"]
 	if (t !~ /^[0-9]+$/) t = 0
 	print "{"

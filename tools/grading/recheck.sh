@@ -255,19 +255,24 @@ echo
 # is made from the record here, by a process it never ran in.
 SB=$KIT/tools/grading/sandbox box=()
 if [ "$W" = "$KIT" ]; then
-	echo "$prog: your own code in your own tree: it runs as you" >&2
+	unsealed=      # (the student's own code, as the student)
 elif ! make -s tools/grading/sandbox >&2; then
 	die "tools/grading/sandbox does not build"
 elif iso=$("$SB" --probe 2>&1); then
 	{ echo "$prog: the student's code runs isolated (tools/grading/sandbox):"
 	  printf '%s\n' "$iso" | fold -s -w 74 | sed 's/^/  /'; } >&2
 	box=("$SB" --dir "$W" --cpu 300 --)
+	unsealed=
+	case $iso in *"NO namespaces"*)
+		unsealed="isolation: uid and limits only, no namespaces (the container refuses them)" ;;
+	esac
 	# as root, the sandbox's uid builds in the copy, then it is root's again
 	sbuid=$(printf '%s\n' "$iso" | sed -n 's/^uid \([0-9]*\) .*/\1/p')
 	if [ -n "$sbuid" ]; then
 		chmod 711 "$T" && chown -R "$sbuid:$sbuid" "$W" || die "cannot give the kit's copy to uid $sbuid"
 	fi
 elif [ $trust = 1 ]; then
+	unsealed="isolation: NONE, the code ran as $(id -un 2>/dev/null || id -u) (--no-isolation-i-trust-this-code)"
 	{ echo "$prog: NOT isolated (${iso#*: no isolation: }):"
 	  echo "  the student's code runs as $(id -un 2>/dev/null || id -u), as --no-isolation-i-trust-this-code asks"; } >&2
 else
@@ -279,7 +284,9 @@ fi
 # (this kit as it stands was built above)
 [ "$W" = "$KIT" ] || (cd "$W" && ${box[@]+"${box[@]}"} make -s all tools/grading/wait4run) >"$T/build.out" 2>&1 ||
 	{ cat "$T/build.out" >&2; die "the kit with the regions taken does not build"; }
-if [ -n "${sbuid:-}" ]; then chown -R 0:0 "$W" && chmod 755 "$W" || die "cannot take the kit's copy back"; fi
+# (closed again: where namespaces are refused, only its mode keeps the
+# copy's grader and key from the uid; the runs see copies of the programs)
+if [ -n "${sbuid:-}" ]; then chown -R 0:0 "$W" && chmod 700 "$W" || die "cannot take the kit's copy back"; fi
 # A run of a region that spins is stopped at CHECK_TIMEOUT seconds of CPU
 # (tools/submit.sh: 20 by default; an honest run takes a few,
 # results/recheck-run.txt), one that blocks at five times that of wall time.
@@ -303,12 +310,15 @@ echo "The grade (a refused region is graded as its stub, the skeleton as shipped
 awk -F'\t' "$FOLD"'{ printf "  %-22s %-18s %-4s %3d/%d\n", $1, $2, $3 == $4 ? "OK" : "FAIL", $3, $4; s += $3; m += $4
 	if ($5 != "") fold("refused, its stub graded: " $5) }
 	END { printf "Score: %d/%d\n", s, m; exit s != m }' "$T/grade.tsv"; rc=$?
+# A re-run without the sandbox's whole isolation says so: here, last, in
+# the regrade's row and in Gradescope's output.
+[ -z "$unsealed" ] || echo "Unsealed: $unsealed"
 # Gradescope's results.json: a test an exercise, its output the check
 # lines make check printed for it, or why its region was refused.
 # (GS_EXECUTION_TIME: the seconds run_autograder had run when this began)
 if [ -n "$json" ]; then
 	[[ ${GS_EXECUTION_TIME:-} =~ ^[0-9]{1,9}$ ]] || GS_EXECUTION_TIME=0
-	GS_EXECUTION_TIME=$((10#$GS_EXECUTION_TIME + SECONDS)) awk -v GS_EXERCISES="$T/grade.tsv" -v GS_CHECK="$T/check.out" \
+	GS_UNSEALED=$unsealed GS_EXECUTION_TIME=$((10#$GS_EXECUTION_TIME + SECONDS)) awk -v GS_EXERCISES="$T/grade.tsv" -v GS_CHECK="$T/check.out" \
 		-f tools/grading/gradescope.awk >"$json" </dev/null || die "cannot write $(shown "$json")"
 fi
 exit $rc

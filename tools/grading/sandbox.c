@@ -3,8 +3,8 @@
  * cannot reach the grader: the re-run (tools/grading/recheck.sh) builds
  * and runs every program with a student's regions through this.
  *
- *   sandbox --dir DIR [--ro PATH]... [--uid N] [--cpu S] [--as BYTES]
- *           [--procs N] [--fsize BYTES] -- COMMAND [ARG...]
+ *   sandbox --dir DIR [--tmpfs BYTES] [--ro PATH]... [--uid N] [--cpu S]
+ *           [--as BYTES] [--procs N] [--fsize BYTES] -- COMMAND [ARG...]
  *   sandbox --probe     what isolation this machine allows, one line
  *
  * COMMAND runs:
@@ -23,7 +23,12 @@
  *     full, random, urandom, a /proc of its own, each --ro PATH and DIR,
  *     at their own paths; all read-only but DIR.  The kit, the grader's
  *     files, the solutions, homes, /tmp, /run and the other students'
- *     files are not there at all;
+ *     files are not there at all.  With --tmpfs, DIR is a new tmpfs of
+ *     that size (and 4096 files at most), empty, gone when COMMAND ends:
+ *     what the run may write, all its files together, is bounded;
+ *   - with nothing of the caller's open: standard input /dev/null, every
+ *     descriptor above 2 closed (standard output and error stay the
+ *     caller's: the files it opened for this run);
  *   - with DIR as TMPDIR and HOME (as root DIR is made N's, mode 0700),
  *     PATH the system's, and of the rest of the environment only what
  *     the programs and a build read: the locale, TERM, TZ, MALLOC_*,
@@ -33,8 +38,9 @@
  *     its standard output and error included (--fsize, 16M), no core.
  * The working directory stays (it must be DIR or under a --ro PATH).
  * As root where namespaces are refused (a container's seccomp), the uid,
- * no_new_privs and the limits only, every process of the uid killed
- * after the command; --probe says so.  Without root and without user
+ * no_new_privs, the descriptors and the limits only (no --tmpfs: DIR is
+ * DIR), every process of the uid killed after the command; --probe says
+ * so.  Without root and without user
  * namespaces, nothing: exit 125.
  * Exit: COMMAND's status (128+N if signal N ended it); 125 when the
  * sandbox could not be made (the reason on stderr: then nothing ran);
@@ -50,6 +56,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <grp.h>
 #include <limits.h>
@@ -67,8 +74,8 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: %s --dir DIR [--ro PATH]... [--uid N] [--cpu S] [--as BYTES] [--procs N] "
-		"[--fsize BYTES] -- COMMAND [ARG...]\n       %s --probe\n", bench_prog, bench_prog);
+	fprintf(f, "usage: %s --dir DIR [--tmpfs BYTES] [--ro PATH]... [--uid N] [--cpu S] [--as BYTES]\n"
+		"       [--procs N] [--fsize BYTES] -- COMMAND [ARG...]\n       %s --probe\n", bench_prog, bench_prog);
 }
 
 /* A failure to build the sandbox: the reason, exit 125; nothing ran. */
@@ -81,11 +88,14 @@ static void fail(const char *fmt, ...)
 	vdie(SANDBOX_FAIL, "no isolation: ", fmt, ap);
 }
 
+/* writev, not write: make check counts a run's write() calls with strace
+ * around this program, and these are the sandbox's, not the run's. */
 static void write_file(const char *path, const char *s)
 {
+	struct iovec v = { (void *)s, strlen(s) };
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 
-	if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+	if (fd < 0 || writev(fd, &v, 1) != (ssize_t)v.iov_len)
 		fail("%s", path);
 	close(fd);
 }
@@ -148,12 +158,25 @@ static int mount_setattr_(const char *path, unsigned flags, uint64_t set, uint64
 struct opts {
 	const char *dir, *ro[MAX_RO];
 	int n_ro, probe, ns;      /* ns: 0 when root may not make namespaces */
-	uint64_t uid, cpu, as, procs, fsize;
+	uint64_t uid, cpu, as, procs, fsize, tmpfs;   /* tmpfs: 0, DIR itself */
 };
+
+/* DIR as a new tmpfs of o->tmpfs bytes, owned by the uid that runs. */
+static void tmpfs_at(const struct opts *o, int root)
+{
+	char dst[PATH_MAX], data[128];
+
+	snprintf(dst, sizeof(dst), "%s%s", STAGE, o->dir);
+	stage_path(o->dir, 0);
+	snprintf(data, sizeof(data), "mode=0700,size=%" PRIu64 ",nr_inodes=4096,uid=%u,gid=%u", o->tmpfs,
+		 root ? (unsigned)o->uid : (unsigned)getuid(), root ? (unsigned)o->uid : (unsigned)getgid());
+	if (mount("tmpfs", dst, "tmpfs", MS_NOSUID | MS_NODEV, data) != 0)
+		fail("a tmpfs of %" PRIu64 " bytes for %s", o->tmpfs, o->dir);
+}
 
 /* The new root: the system's directories, the /dev nodes, each --ro and
  * DIR, then a /proc of this PID namespace; read-only but DIR. */
-static void new_root(const struct opts *o, const char *cwd)
+static void new_root(const struct opts *o, int root, const char *cwd)
 {
 	static const char *const sys[] = { "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 					   "/etc", "/sys" };
@@ -179,7 +202,7 @@ static void new_root(const struct opts *o, const char *cwd)
 		b[n++] = (struct bind){ dev[i], open(dev[i], O_PATH | O_CLOEXEC), 1 };
 	for (k = 0; k < o->n_ro; k++)
 		b[n++] = (struct bind){ o->ro[k], open(o->ro[k], O_PATH | O_CLOEXEC), 0 };
-	b[n++] = (struct bind){ o->dir, open(o->dir, O_PATH | O_DIRECTORY | O_CLOEXEC), 0 };
+	b[n++] = (struct bind){ o->dir, o->tmpfs ? -3 : open(o->dir, O_PATH | O_DIRECTORY | O_CLOEXEC), 0 };
 	for (k = 0; k < n; k++)
 		if (b[k].fd == -1)
 			fail("%s", b[k].path);
@@ -188,6 +211,10 @@ static void new_root(const struct opts *o, const char *cwd)
 	if (mount("tmpfs", STAGE, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m") != 0)
 		fail("a tmpfs for the new root");
 	for (k = 0; k < n; k++) {
+		if (b[k].fd == -3) {
+			tmpfs_at(o, root);
+			continue;
+		}
 		if (b[k].fd == -2) {
 			ssize_t l = readlink(b[k].path, link, sizeof(link) - 1);
 			link[l < 0 ? 0 : l] = '\0';
@@ -239,10 +266,27 @@ static void keep_env(void)
 	environ[n] = NULL;
 }
 
+/* Nothing of the caller's open but standard output and error: stdin is
+ * /dev/null (a step list it could rewrite or rewind, once), every other
+ * descriptor closed (a shell's saved ones, a file the caller had open). */
+static void close_inherited(void)
+{
+	int fd = open("/dev/null", O_RDONLY);
+	long i, max = sysconf(_SC_OPEN_MAX);
+
+	if (fd < 0 || dup2(fd, 0) != 0)
+		fail("standard input from /dev/null");
+	if (syscall(SYS_close_range, 3u, ~0u, 0u) == 0)
+		return;
+	for (i = 3; i < (max > 0 ? max : 65536); i++)      /* a kernel before 5.9 */
+		close((int)i);
+}
+
 /* The command's process: its uid, limits and environment, then exec. */
 __attribute__((noreturn))
 static void run(const struct opts *o, int root, char **argv)
 {
+	close_inherited();
 	if (root) {
 		gid_t g = (gid_t)o->uid;
 		if (setgroups(0, NULL) != 0 || setresgid(g, g, g) != 0 || setresuid((uid_t)o->uid, (uid_t)o->uid,
@@ -269,6 +313,11 @@ static void run(const struct opts *o, int root, char **argv)
 			printf("namespaces: mount (a root of its own, read-only but DIR), pid, net, ipc, uts");
 		else
 			printf("NO namespaces (unshare refused): the network is open, files kept by their modes");
+		printf("; stdin /dev/null, no other descriptor");
+		if (o->tmpfs && o->ns)
+			printf("; DIR a tmpfs of %" PRIu64 " MiB", o->tmpfs >> 20);
+		else if (o->tmpfs)
+			printf("; DIR on the disk (no tmpfs without a mount namespace)");
 		printf("; no_new_privs; limits: cpu %" PRIu64 " s, as %" PRIu64 " MiB, procs %" PRIu64
 		       ", fsize %" PRIu64 " MiB\n", o->cpu, o->as >> 20, o->procs, o->fsize >> 20);
 		fflush(stdout);
@@ -329,6 +378,7 @@ int main(int argc, char **argv)
 		{ "uid", required_argument, NULL, 'u' }, { "cpu", required_argument, NULL, 'c' },
 		{ "as", required_argument, NULL, 'a' }, { "procs", required_argument, NULL, 'p' },
 		{ "fsize", required_argument, NULL, 'f' }, { "probe", no_argument, NULL, 'P' },
+		{ "tmpfs", required_argument, NULL, 't' },
 		BENCH_OPTIONS_END
 	};
 	struct opts o = { .uid = 64999, .cpu = 60, .as = 2ull << 30, .procs = 64, .fsize = 16ull << 20 };
@@ -370,12 +420,16 @@ int main(int argc, char **argv)
 			if (bench_parse_size(optarg, 1, 1ull << 40, &o.fsize))
 				bad_usage(usage, "--fsize wants a size like 16M");
 			break;
+		case 't':
+			if (bench_parse_size(optarg, 1 << 20, 1ull << 40, &o.tmpfs))
+				bad_usage(usage, "--tmpfs wants a size of 1M..1024G");
+			break;
 		case 'P': o.probe = 1; break;
 		}
 	}
 	if (o.probe) {
 		if (optind != argc || o.dir)
-			bad_usage(usage, "--probe takes nothing else");
+			bad_usage(usage, "--probe takes no DIR or COMMAND");
 		if (!mkdtemp(probe_dir))
 			fail("%s", probe_dir);
 		o.dir = probe_dir;
@@ -440,7 +494,7 @@ int main(int argc, char **argv)
 		/* PID 1 of the namespace: its end ends every process in it */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
 			fail("PR_SET_PDEATHSIG");
-		new_root(&o, cwd);
+		new_root(&o, root, cwd);
 		pid = fork();
 		if (pid < 0)
 			fail("fork");

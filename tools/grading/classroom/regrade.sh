@@ -64,8 +64,9 @@ for arg in "$@"; do
 		row "$login" "$arg" 0 "" "" "" "" "the code could not be re-run: $(shown "$(tail -n 1 "$out.code")")"; bad=1; continue
 	fi
 	refused=$(awk '$3 == "REFUSED" { printf "%s%s", (n++ ? " " : ""), $1 }' "$out.code")
-	# The sheet: the one made for this login, re-run here.
-	answers= amax= note=
+	# The sheet: the one made for this login, re-run here.  (A re-run
+	# without the sandbox's whole isolation is said in the note.)
+	answers= amax= note=$(sed -n 's/^Unsealed: /code unsealed: /p' "$out.code" | tail -n 1)
 	# (the grader's copies of the clone's answers/*.txt, read with bounds:
 	# upload_files, upload_copy; a link, a device or a FIFO is no sheet)
 	sheets=() mine= n=0
@@ -81,15 +82,15 @@ for arg in "$@"; do
 		[ "$(printf '%s' "$w" | tr 'A-Z' 'a-z')" = "$(printf '%s' "$login" | tr 'A-Z' 'a-z')" ] && mine=$s n=$((n + 1))
 	done
 	if [ $n -gt 1 ]; then   # never one picked by what it says of itself
-		answers=0 note="$n answer sheets are made for $login: none is graded (keep one)"; mine=
+		answers=0 note="${note:+$note; }$n answer sheets are made for $login: none is graded (keep one)"; mine=
 	elif [ -n "$mine" ]; then
 		who=$(sed -n 's/^student: //p' "$mine" | head -n 1 | tr -d '\r')
 		if STUDENT=$who ANSWERS=$mine OUT=$out.sheet.txt tools/submit.sh >"$out.sheet.log" 2>&1 &&
 		   tools/grade.sh --csv "$out.sheet.txt" >"$out.sheet.csv" 2>/dev/null; [ -s "$out.sheet.csv" ]; then
 			answers=$(field "$out.sheet.csv" answers) amax=$(field "$out.sheet.csv" answers_max)
-		else note="the sheet could not be re-run: $(shown "$(tail -n 1 "$out.sheet.log")")"; bad=1; fi
+		else note="${note:+$note; }the sheet could not be re-run: $(shown "$(tail -n 1 "$out.sheet.log")")"; bad=1; fi
 	elif [ ${#sheets[@]} -gt 0 ]; then
-		answers=0 note="the answer sheet is not made for $login"
+		answers=0 note="${note:+$note; }the answer sheet is not made for $login"
 	fi
 	row "$login" "$arg" "$score" "$max" "$answers" "$amax" "$refused" "$note"
 done
