@@ -110,6 +110,17 @@ attacks() {
 	[ "$(cat "$TMP/steps")" = 'lab1.x|run|-|./frames' ] &&
 		pass "$tag: a run has stdin /dev/null and no descriptor of the caller's (it sees: ${fds% })" ||
 		fail "$tag: what a run inherits" "its descriptors: $fds; the step list: $(head -c 80 "$TMP/steps"); fd 7's file: $(wc -c <"$TMP/inherited") bytes"
+	# --mem: the run's processes together, where a cgroup can be made (as
+	# root): three of 60 MB each under 128M cannot all hold theirs
+	if [[ $probe == *"(a cgroup)"* ]]; then
+		attack mem --mem 128M -- bash -c 'for i in 1 2 3; do (s=$(head -c 60000000 /dev/zero | tr "\0" x)
+			sleep 1; echo held ${#s}) & done; wait'
+		n=$(grep -c '^held' "$TMP/mem.out")
+		[ "$n" -lt 3 ] && pass "$tag: three processes of 60 MB under --mem 128M: $n held theirs" ||
+			fail "$tag: the whole run's memory" "$n of 3 held 60 MB under --mem 128M"
+	else
+		skip "$tag: the whole run's memory" "no cgroup here (${probe##*; })"
+	fi
 	SECRET_TOKEN=grader attack env -- env
 	grep -q '^SECRET_TOKEN=' "$TMP/env.out" && fail "$tag: the grader's environment" "SECRET_TOKEN reached the code" ||
 		pass "$tag: a variable of the grader's (SECRET_TOKEN) does not reach the code"

@@ -4,7 +4,8 @@
  * and runs every program with a student's regions through this.
  *
  *   sandbox --dir DIR [--tmpfs BYTES] [--ro PATH]... [--uid N] [--cpu S]
- *           [--as BYTES] [--procs N] [--fsize BYTES] -- COMMAND [ARG...]
+ *           [--as BYTES] [--mem BYTES] [--procs N] [--fsize BYTES]
+ *           -- COMMAND [ARG...]
  *   sandbox --probe     what isolation this machine allows, one line
  *
  * COMMAND runs:
@@ -35,7 +36,9 @@
  *     GLIBC_TUNABLES, LD_PRELOAD, CC, CFLAGS;
  *   - under limits: CPU seconds (--cpu, 60), address space (--as, 2G),
  *     processes of its uid (--procs, 64), the size of any file it writes,
- *     its standard output and error included (--fsize, 16M), no core.
+ *     its standard output and error included (--fsize, 16M), no core;
+ *     as root, the memory of all its processes and its tmpfs together
+ *     (--mem, 2G), in a cgroup of its own where one can be made.
  * The working directory stays (it must be DIR or under a --ro PATH).
  * As root where namespaces are refused (a container's seccomp), the uid,
  * no_new_privs, the descriptors and the limits only (no --tmpfs: DIR is
@@ -75,7 +78,8 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: %s --dir DIR [--tmpfs BYTES] [--ro PATH]... [--uid N] [--cpu S] [--as BYTES]\n"
-		"       [--procs N] [--fsize BYTES] -- COMMAND [ARG...]\n       %s --probe\n", bench_prog, bench_prog);
+		"       [--mem BYTES] [--procs N] [--fsize BYTES] -- COMMAND [ARG...]\n       %s --probe\n",
+		bench_prog, bench_prog);
 }
 
 /* A failure to build the sandbox: the reason, exit 125; nothing ran. */
@@ -88,16 +92,25 @@ static void fail(const char *fmt, ...)
 	vdie(SANDBOX_FAIL, "no isolation: ", fmt, ap);
 }
 
-/* writev, not write: make check counts a run's write() calls with strace
- * around this program, and these are the sandbox's, not the run's. */
-static void write_file(const char *path, const char *s)
+/* S into the file PATH: 0, or -1.  writev, not write: make check counts a
+ * run's write() calls with strace around this program, and these are the
+ * sandbox's, not the run's. */
+static int put(const char *path, const char *s)
 {
 	struct iovec v = { (void *)s, strlen(s) };
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ok;
 
-	if (fd < 0 || writev(fd, &v, 1) != (ssize_t)v.iov_len)
-		fail("%s", path);
+	if (fd < 0)
+		return -1;
+	ok = writev(fd, &v, 1) == (ssize_t)v.iov_len;
 	close(fd);
+	return ok ? 0 : -1;
+}
+
+static void write_file(const char *path, const char *s)
+{
+	if (put(path, s) != 0)
+		fail("%s", path);
 }
 
 /* mkdir -p of PATH (absolute) under STAGE; the last part a file when
@@ -158,8 +171,91 @@ static int mount_setattr_(const char *path, unsigned flags, uint64_t set, uint64
 struct opts {
 	const char *dir, *ro[MAX_RO];
 	int n_ro, probe, ns;      /* ns: 0 when root may not make namespaces */
-	uint64_t uid, cpu, as, procs, fsize, tmpfs;   /* tmpfs: 0, DIR itself */
+	uint64_t uid, cpu, as, procs, fsize, tmpfs, mem;   /* tmpfs: 0, DIR itself */
 };
+
+/* The whole run's memory (--mem): a cgroup of its own, a child of this
+ * process's (cgroup v2's, or v1's memory controller), its tmpfs pages
+ * and every process in it counted together.  Made as root only (a user's
+ * cgroups are seldom delegated); "" where none could be made, and then
+ * only RLIMIT_AS holds, a process at a time (--probe says which). */
+static char cg_dir[PATH_MAX];
+/* cg_dir's parent and name: the cgroup is removed through a descriptor
+ * of its parent opened before the new root (which, pivoted, is this
+ * process's too, read-only) */
+static int cg_parent = -1;
+static const char *cg_name;
+
+static int cg_put(const char *file, const char *s)
+{
+	char p[PATH_MAX + 32];
+
+	snprintf(p, sizeof(p), "%s/%s", cg_dir, file);
+	return put(p, s);
+}
+
+/* Once the run's processes are gone (a dying one may linger a moment). */
+static void cgroup_remove(void)
+{
+	struct timespec t = { 0, 20 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; cg_dir[0] && i < 100 && unlinkat(cg_parent, cg_name, AT_REMOVEDIR) != 0 && errno == EBUSY; i++)
+		nanosleep(&t, NULL);
+}
+
+static void cgroup_make(const struct opts *o)
+{
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	char line[PATH_MAX], lim[32], up[PATH_MAX + 32];
+	const char *base = NULL, *limit = NULL;
+	char *ctl, *path = NULL;
+
+	while (f && fgets(line, sizeof(line), f)) {       /* ID:CONTROLLERS:PATH */
+		line[strcspn(line, "\n")] = '\0';
+		if (!(ctl = strchr(line, ':')) || !(path = strchr(++ctl, ':')))
+			continue;
+		*path++ = '\0';
+		if (!*ctl && access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0) {
+			base = "/sys/fs/cgroup", limit = "memory.max";
+			break;
+		}
+		if (!strcmp(ctl, "memory") || strstr(ctl, ",memory") || !strncmp(ctl, "memory,", 7)) {
+			base = "/sys/fs/cgroup/memory", limit = "memory.limit_in_bytes";
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (!base || snprintf(cg_dir, sizeof(cg_dir), "%s%s", base, path) >= (int)sizeof(cg_dir) - 40) {
+		cg_dir[0] = '\0';
+		return;
+	}
+	snprintf(up, sizeof(up), "%s/cgroup.subtree_control", cg_dir);
+	put(up, "+memory");                /* v2: may be refused; then no memory.max below */
+	cg_parent = open(cg_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	cg_name = cg_dir + strlen(cg_dir) + 1;
+	snprintf(cg_dir + strlen(cg_dir), 40, "/malloc-labs-sandbox.%d", (int)getpid());
+	snprintf(lim, sizeof(lim), "%" PRIu64, o->mem);
+	if (cg_parent < 0 || mkdir(cg_dir, 0755) != 0) {
+		cg_dir[0] = '\0';
+		return;
+	}
+	if (cg_put(limit, lim) != 0) {
+		cgroup_remove();
+		cg_dir[0] = '\0';
+		return;
+	}
+	cg_put("memory.swap.max", "0");    /* v2: no swap beyond it either */
+}
+
+/* The run's first process joins it, before anything of the run. */
+static void cgroup_join(void)
+{
+	if (cg_dir[0] && cg_put("cgroup.procs", "0") != 0)
+		fail("joining the cgroup %s", cg_dir);
+}
+
 
 /* DIR as a new tmpfs of o->tmpfs bytes, owned by the uid that runs. */
 static void tmpfs_at(const struct opts *o, int root)
@@ -319,7 +415,11 @@ static void run(const struct opts *o, int root, char **argv)
 		else if (o->tmpfs)
 			printf("; DIR on the disk (no tmpfs without a mount namespace)");
 		printf("; no_new_privs; limits: cpu %" PRIu64 " s, as %" PRIu64 " MiB, procs %" PRIu64
-		       ", fsize %" PRIu64 " MiB\n", o->cpu, o->as >> 20, o->procs, o->fsize >> 20);
+		       ", fsize %" PRIu64 " MiB", o->cpu, o->as >> 20, o->procs, o->fsize >> 20);
+		if (cg_dir[0])
+			printf("; memory %" PRIu64 " MiB for the whole run (a cgroup)\n", o->mem >> 20);
+		else
+			printf("; memory: no cgroup here, as a process at a time\n");
 		fflush(stdout);
 		_exit(0);
 	}
@@ -347,11 +447,20 @@ static void kill_uid(const struct opts *o)
 }
 
 static const struct opts *the_opts;
+static pid_t the_child;
 
-/* Stopped before the command ended: its processes end too. */
+/* Stopped before the command ended: its processes end too (with
+ * namespaces, the first of them, PID 1 of its namespace; without, every
+ * process of the uid), and its cgroup goes. */
 static void stopped(int sig)
 {
-	kill_uid(the_opts);
+	if (the_opts->ns && the_child > 0) {
+		kill(the_child, SIGKILL);
+		waitpid(the_child, NULL, 0);
+	} else {
+		kill_uid(the_opts);
+	}
+	cgroup_remove();
 	_exit(128 + sig);
 }
 
@@ -378,13 +487,14 @@ int main(int argc, char **argv)
 		{ "uid", required_argument, NULL, 'u' }, { "cpu", required_argument, NULL, 'c' },
 		{ "as", required_argument, NULL, 'a' }, { "procs", required_argument, NULL, 'p' },
 		{ "fsize", required_argument, NULL, 'f' }, { "probe", no_argument, NULL, 'P' },
-		{ "tmpfs", required_argument, NULL, 't' },
+		{ "tmpfs", required_argument, NULL, 't' }, { "mem", required_argument, NULL, 'm' },
 		BENCH_OPTIONS_END
 	};
-	struct opts o = { .uid = 64999, .cpu = 60, .as = 2ull << 30, .procs = 64, .fsize = 16ull << 20 };
+	struct opts o = { .uid = 64999, .cpu = 60, .as = 2ull << 30, .procs = 64, .fsize = 16ull << 20,
+			  .mem = 2ull << 30 };
 	char cwd[PATH_MAX], probe_dir[] = "/tmp/sandbox-probe.XXXXXX", map[64];
 	char *probe_argv[] = { "true", NULL };
-	int c, root = geteuid() == 0, flags;
+	int c, root = geteuid() == 0, flags, probe_parent = -1;
 	uid_t uid = getuid();
 	gid_t gid = getgid();
 	pid_t pid;
@@ -424,13 +534,17 @@ int main(int argc, char **argv)
 			if (bench_parse_size(optarg, 1 << 20, 1ull << 40, &o.tmpfs))
 				bad_usage(usage, "--tmpfs wants a size of 1M..1024G");
 			break;
+		case 'm':
+			if (bench_parse_size(optarg, 16 << 20, 1ull << 40, &o.mem))
+				bad_usage(usage, "--mem wants a size of 16M..1024G");
+			break;
 		case 'P': o.probe = 1; break;
 		}
 	}
 	if (o.probe) {
 		if (optind != argc || o.dir)
 			bad_usage(usage, "--probe takes no DIR or COMMAND");
-		if (!mkdtemp(probe_dir))
+		if (!mkdtemp(probe_dir) || (probe_parent = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 			fail("%s", probe_dir);
 		o.dir = probe_dir;
 		argv = probe_argv;
@@ -455,29 +569,34 @@ int main(int argc, char **argv)
 	o.ns = unshare(flags | (root ? 0 : CLONE_NEWUSER)) == 0;
 	if (!o.ns && !root)
 		fail("unshare (a user namespace)");
+	the_opts = &o;
+	signal(SIGTERM, stopped);
+	signal(SIGINT, stopped);
+	signal(SIGHUP, stopped);
+	if (root)
+		cgroup_make(&o);
 	if (!o.ns) {
 		/* Root in a container that may not make namespaces (seccomp):
 		 * the uid and the limits only; every process left of the uid is
 		 * killed after the command, or when this is stopped (timeout).
 		 * They are reparented here, not to PID 1, and reaped: a zombie
 		 * still counts against the next run's process limit. */
-		the_opts = &o;
 		if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
 			fail("prctl(PR_SET_CHILD_SUBREAPER)");
-		signal(SIGTERM, stopped);
-		signal(SIGINT, stopped);
-		signal(SIGHUP, stopped);
 		pid = fork();
 		if (pid < 0)
 			fail("fork");
-		if (pid == 0)
+		if (pid == 0) {
+			cgroup_join();
 			run(&o, root, argv);
+		}
 		c = wait_for(pid);
 		kill_uid(&o);
 		while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
 			continue;
+		cgroup_remove();
 		if (o.probe)
-			rmdir(probe_dir);
+			unlinkat(probe_parent, probe_dir + 5, AT_REMOVEDIR);
 		return c;
 	}
 	if (!root) {
@@ -492,8 +611,12 @@ int main(int argc, char **argv)
 		fail("fork");
 	if (pid == 0) {
 		/* PID 1 of the namespace: its end ends every process in it */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
 			fail("PR_SET_PDEATHSIG");
+		cgroup_join();
 		new_root(&o, root, cwd);
 		pid = fork();
 		if (pid < 0)
@@ -502,8 +625,10 @@ int main(int argc, char **argv)
 			run(&o, root, argv);
 		_exit(wait_for(pid));
 	}
+	the_child = pid;
 	c = wait_for(pid);
-	if (o.probe)
-		rmdir(probe_dir);
+	cgroup_remove();
+	if (o.probe)             /* (through /tmp as it was: the root is now the run's) */
+		unlinkat(probe_parent, probe_dir + 5, AT_REMOVEDIR);
 	return c;
 }
