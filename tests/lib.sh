@@ -448,13 +448,31 @@ set_region() {
 # give_memory_back() loops.  Status 1, the reason in HOSTILE_WHY, where
 # the machine code cannot be made (it needs as and objcopy, on x86_64).
 hostile_regions() {
-	local bytes
+	machine_code "$2" || return 1
+	set_region "$1/malloc_variance.c" lab2.pool "$(awk -v b="$MACHINE_CODE" '{ print }
+		/^static int pool_init/ { getline; print; print_call(b) }'"$CALL_AWK" tools/exercises/lab2.pool.c)" &&
+	set_region "$1/frames.c" lab1.tune_allocator \
+		"$(sed 's/^{$/{\n\tfor (;;)\n\t\tputs("flood");/' tools/exercises/lab1.tune_allocator.c)" &&
+	set_region "$1/frames.c" lab1.new_frame \
+		"$(sed 's/^{$/{\n\tfor (char *m; (m = malloc(1 << 20)); )\n\t\tmemset(m, 1, 1 << 20);/' tools/exercises/lab1.new_frame.c)" &&
+	set_region "$1/arenas.c" lab6.give_memory_back \
+		"$(sed 's/^{$/{\n\tfor (;;)\n\t\t;/' tools/exercises/lab6.give_memory_back.c)"
+}
+
+# machine_code CMD [fork]: MACHINE_CODE, the bytes (a C initialiser list)
+# of x86_64 code that runs /bin/sh -c CMD (no double quote or backslash in
+# it): in the calling process, or with "fork" in a child, the caller going
+# on.  Status 1, the reason in HOSTILE_WHY, where it cannot be made.
+# CALL_AWK: print_call(BYTES), the C lines that copy them to a page from
+# mmap and call it.
+machine_code() {
 	HOSTILE_WHY=
 	if ! command -v as >/dev/null 2>&1 || ! command -v objcopy >/dev/null 2>&1 || [ "$(uname -m)" != x86_64 ]; then
 		HOSTILE_WHY="needs as and objcopy on x86_64"; return 1
 	fi
-	cat >"$TMP/sh.s" <<ASM
-	.intel_syntax noprefix
+	{ printf '\t.intel_syntax noprefix\n'
+	  [ "${2:-}" != fork ] || printf '\tmov eax, 57\n\tsyscall\n\ttest eax, eax\n\tjz child\n\tret\nchild:\n'
+	  cat <<ASM
 	lea rdi, [rip + path]
 	lea rax, [rip + dashc]
 	lea rdx, [rip + cmd]
@@ -471,27 +489,22 @@ hostile_regions() {
 	syscall
 path:	.asciz "/bin/sh"
 dashc:	.asciz "-c"
-cmd:	.asciz "$2"
+cmd:	.asciz "$1"
 ASM
+	} >"$TMP/sh.s"
 	as --64 -o "$TMP/sh.o" "$TMP/sh.s" && objcopy -O binary -j .text "$TMP/sh.o" "$TMP/sh.bin" ||
 		{ HOSTILE_WHY="as or objcopy failed on the machine code"; return 1; }
-	bytes=$(od -An -tu1 -v "$TMP/sh.bin" | tr -s ' \n' '  ' | sed 's/^ //; s/ $//; s/ /, /g')
-	set_region "$1/malloc_variance.c" lab2.pool "$(awk -v b="$bytes" '{ print }
-		/^static int pool_init/ { getline; print
-			print "\tstatic const unsigned char code[] = { " b " };"
-			print "\tunsigned char *x = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);"
-			print "\tif (x != MAP_FAILED) {"
-			print "\t\tfor (size_t i = 0; i < sizeof(code); i++)"
-			print "\t\t\tx[i] = code[i];"
-			print "\t\t((void (*)(void))(void *)x)();"
-			print "\t}" }' tools/exercises/lab2.pool.c)" &&
-	set_region "$1/frames.c" lab1.tune_allocator \
-		"$(sed 's/^{$/{\n\tfor (;;)\n\t\tputs("flood");/' tools/exercises/lab1.tune_allocator.c)" &&
-	set_region "$1/frames.c" lab1.new_frame \
-		"$(sed 's/^{$/{\n\tfor (char *m; (m = malloc(1 << 20)); )\n\t\tmemset(m, 1, 1 << 20);/' tools/exercises/lab1.new_frame.c)" &&
-	set_region "$1/arenas.c" lab6.give_memory_back \
-		"$(sed 's/^{$/{\n\tfor (;;)\n\t\t;/' tools/exercises/lab6.give_memory_back.c)"
+	MACHINE_CODE=$(od -An -tu1 -v "$TMP/sh.bin" | tr -s ' \n' '  ' | sed 's/^ //; s/ $//; s/ /, /g')
 }
+CALL_AWK='
+	function print_call(b) {
+		print "\tstatic const unsigned char code[] = { " b " };"
+		print "\tunsigned char *x = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);"
+		print "\tif (x != MAP_FAILED) {"
+		print "\t\tfor (size_t i = 0; i < sizeof(code); i++)"
+		print "\t\t\tx[i] = code[i];"
+		print "\t\t((void (*)(void))(void *)x)();"
+		print "\t}" }'
 
 # free_uid [K]: a uid no account, group or process has, one this run's
 # alone (K: another of them): test files re-run code as the sandbox's

@@ -179,7 +179,7 @@ else
 	fail "as root where namespaces are refused" "$probe"
 fi
 chmod 755 "$W"
-[ $userns = 0 ] || USER_AS=$NB attacks "not root"
+[ $userns = 0 ] || { probe=$("${nb[@]}" "$SB" --probe 2>&1); USER_AS=$NB attacks "not root"; }
 
 # A whole re-run of hostile regions, each around its stub: lab2.pool's
 # pool_init() runs machine code (a page from mmap, a function pointer)
@@ -272,6 +272,42 @@ t=$((SECONDS - t0))
 grep -q "whole run was out of time: 20 s" "$TMP/blocks.out" && grep -q "^Score: [0-9]*/$stub_max$" "$TMP/blocks.out" &&
 	pass "a re-run that blocks ends in $t s (CHECK_WALL=20 of runs), every exercise graded" ||
 	fail "a re-run that blocks" "$t s: $(grep -m 2 'out of time\|^Score' "$TMP/blocks.out")"
+
+# strace's log, forged: tune_allocator() forks machine code (on its stack,
+# made executable by a nested function's trampoline) that waits for the
+# traced program to end, then puts an empty log where the log was once
+# written, the run's private directory, BOX (every count then 0, the
+# tuned want; the code runs with no environment, so no TMPDIR).
+# The log is the grader's, outside the sandbox: the stub's true counts
+# are graded, as the stub's own re-run grades them.
+# forged OUT: the system-call checks of OUT, as the stubs' re-run has them
+forged() {
+	local out=$1 tag=$2 want got
+	want=$(grep -E '^  [A-Z]+ +lab1\.tune-[a-z]+ +(brk|mmap|munmap)/2frames' "$TMP/stubs.out")
+	got=$(grep -E '^  [A-Z]+ +lab1\.tune-[a-z]+ +(brk|mmap|munmap)/2frames' "$out")
+	[ -n "$want" ] && [ "$got" = "$want" ] && grep -q 'FAIL  lab1.tune-malloc  mmap/2frames' "$out" &&
+		pass "$tag: a forged strace log changes no count: $(echo "$got" | grep -c FAIL) system-call checks FAIL, as the stub's" ||
+		fail "$tag: a forged strace log" "$(diff <(echo "$want") <(echo "$got") | head -n 4)"
+}
+FORGE="sleep 1; for f in /tmp/*/box/sc.log $TMP/nbtmp/*/box/sc.log; do rm -f \$f; true >\$f; done"
+F=$TMP/forge
+mkdir -p "$F" && cp "$TMP"/stubs/*.c "$F/" && machine_code "$FORGE" fork &&
+	set_region "$F/frames.c" lab1.tune_allocator "static void tune_allocator(int verbose)
+{
+	volatile unsigned char code[] = { $MACHINE_CODE };
+	int nested(void) { return verbose; }
+	int (*volatile keep)(void) = nested;
+
+	(void)keep;
+	((void (*)(void))(void *)code)();
+}"
+env "${KNOBS[@]}" tools/grading/recheck.sh "$F" >"$TMP/forge.out" 2>&1
+forged "$TMP/forge.out" root
+if [ $userns = 1 ]; then
+	chown -R $NB:$NB "$F"
+	(cd "$N" && "${nb[@]}" env TMPDIR="$TMP/nbtmp" "${KNOBS[@]}" tools/grading/recheck.sh "$F") >"$TMP/nbforge.out" 2>&1
+	forged "$TMP/nbforge.out" "not root"
+fi
 
 # Where namespaces are refused, the grade says the code ran unsealed:
 # last in recheck's output and in Gradescope's.

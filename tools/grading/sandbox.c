@@ -364,11 +364,19 @@ static void keep_env(void)
 
 /* Nothing of the caller's open but standard output and error: stdin is
  * /dev/null (a step list it could rewrite or rewind, once), every other
- * descriptor closed (a shell's saved ones, a file the caller had open). */
+ * descriptor closed (a shell's saved ones, a file the caller had open);
+ * and no signal of the caller's ignored or blocked (a shell that ignores
+ * SIGXFSZ would turn the file-size limit's end into a write error). */
 static void close_inherited(void)
 {
-	int fd = open("/dev/null", O_RDONLY);
+	int fd = open("/dev/null", O_RDONLY), sig;
 	long i, max = sysconf(_SC_OPEN_MAX);
+	sigset_t none;
+
+	for (sig = 1; sig < NSIG; sig++)
+		signal(sig, SIG_DFL);          /* (SIGKILL, SIGSTOP and the gaps refuse: no matter) */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 
 	if (fd < 0 || dup2(fd, 0) != 0)
 		fail("standard input from /dev/null");
