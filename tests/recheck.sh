@@ -21,9 +21,11 @@ check_usage_error "recheck: a DIR that is not one" $R "$TMP/none"
 
 # upload DIR FILE REGION TEXT: DIR holds the kit's FILE with REGION's body
 # replaced by TEXT (printf's %b: \n is a new line).
+# (the text through the environment: awk -v reads escapes, and gawk drops
+# the row "continued"'s last backslash)
 upload() {
-	mkdir -p "$1" && awk -v r="$3" -v t="$(printf '%b' "$4")" '
-		$0 == "/* BEGIN EXERCISE " r " */" { print; print t; skip = 1; next }
+	mkdir -p "$1" && T=$(printf '%b' "$4") awk -v r="$3" '
+		$0 == "/* BEGIN EXERCISE " r " */" { print; print ENVIRON["T"]; skip = 1; next }
 		/^\/\* END EXERCISE/ { skip = 0 } !skip' "$2" >"$1/$2"
 }
 # The rows: NAME | FILE | REGION | TEXT | what the grader must say.  Each

@@ -50,11 +50,17 @@ attack() {
 	rm -rf "$TMP/box" && mkdir -m 700 "$TMP/box" && { [ -z "${USER_AS:-}" ] || chown "$USER_AS" "$TMP/box"; }
 	[ -n "${USER_AS:-}" ] && pre=(setpriv --reuid="$USER_AS" --regid="$USER_AS" --clear-groups)
 	[ -n "${NONS:-}" ] && pre+=("$PWD/tests/bin/nons")
+	[ -z "${KEYED:-}" ] || pre=(perl -e "$ADD_KEY" -- ${pre[@]+"${pre[@]}"})
 	(cd "$W" && timeout -k 2 30 ${pre[@]+"${pre[@]}"} "$SB" "${as[@]}" --dir "$TMP/box" --ro "$W" "$@") \
 		>"$TMP/$name.out" 2>"$TMP/$name.err"
 	echo $? >"$TMP/$name.rc"
 }
 rc_of() { cat "$TMP/$1.rc"; }
+# (a new session keyring holding the key "tok", then the rest: as root, so
+# that the attack's setpriv keeps it)
+ADD_KEY='my ($t, $n, $v) = ("user", "tok", "GRADER-SECRET"); syscall(250, 1, 0);
+	syscall(248, $t, $n, $v, length $v, -3) > 0 or die "add_key: $!"; exec @ARGV or die "exec: $!"'
+
 # left UID: the processes of UID still alive (a namespace's end is not
 # instant: asked again for up to a second)
 left() {
@@ -120,6 +126,16 @@ attacks() {
 			fail "$tag: the whole run's memory" "$n of 3 held 60 MB under --mem 128M"
 	else
 		skip "$tag: the whole run's memory" "no cgroup here (${probe##*; })"
+	fi
+	# A key in the grader's session keyring (a token a tool keeps there):
+	# x86_64's add_key (248) and keyctl (250) from perl, which Debian has
+	if [ "$(uname -m)" = x86_64 ] && command -v perl >/dev/null 2>&1; then
+		KEYED=1 attack keys -- perl -e 'my ($t, $n) = ("user", "tok"); my $r = syscall(250, 10, -3, $t, $n, 0);
+			print $r < 0 ? "none: $!\n" : "found\n"'
+		grep -q '^none' "$TMP/keys.out" && pass "$tag: a key in the grader's session keyring: $(cat "$TMP/keys.out")" ||
+			fail "$tag: the grader's keyring" "$(cat "$TMP/keys.out" "$TMP/keys.err" | head -n 2)"
+	else
+		skip "$tag: the grader's keyring" "needs perl on x86_64 (its system-call numbers)"
 	fi
 	SECRET_TOKEN=grader attack env -- env
 	grep -q '^SECRET_TOKEN=' "$TMP/env.out" && fail "$tag: the grader's environment" "SECRET_TOKEN reached the code" ||

@@ -389,6 +389,7 @@ bad_step() { echo "$PROG: a step the kit does not run: $(shown "$1"): $2" >&2; e
 # honest run takes a few); a run that would start later is recorded as
 # stopped, not run, so a re-run that blocks still ends with a grade.
 RUN_WALL=$CHECK_WALL
+programs=$(echo $PROGRAMS)
 i=0
 for line in "${step_lines[@]}"; do
 	IFS='|' read -r id kind envs args <<<"$line"
@@ -399,7 +400,7 @@ for line in "${step_lines[@]}"; do
 	for w in ${envv[@]+"${envv[@]}"}; do
 		[[ $w =~ ^[A-Z][A-Z0-9_]*=[[:graph:]]*$ ]] || bad_step "$line" "'$w' is not NAME=VALUE"
 	done
-	printf '%s\n' $PROGRAMS | grep -qxF -- "${argv[0]#./}" && [[ ${argv[0]} == ./* ]] ||
+	[[ " $programs " == *" ${argv[0]#./} "* && ${argv[0]} == ./* ]] ||
 		bad_step "$line" "its program is not one of the kit's"
 	case $kind in
 	run) trace=() ;;

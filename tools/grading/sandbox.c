@@ -29,7 +29,8 @@
  *     what the run may write, all its files together, is bounded;
  *   - with nothing of the caller's open: standard input /dev/null, every
  *     descriptor above 2 closed (standard output and error stay the
- *     caller's: the files it opened for this run);
+ *     caller's: the files it opened for this run), no signal ignored or
+ *     blocked, a session keyring of its own and the uid's emptied;
  *   - with DIR as TMPDIR and HOME (as root DIR is made N's, mode 0700),
  *     PATH the system's, and of the rest of the environment only what
  *     the programs and a build read: the locale, TERM, TZ, MALLOC_*,
@@ -63,6 +64,7 @@
 #include <sys/wait.h>
 #include <grp.h>
 #include <limits.h>
+#include <linux/keyctl.h>
 #include <linux/mount.h>
 
 #define SANDBOX_FAIL 125
@@ -386,6 +388,19 @@ static void close_inherited(void)
 		close((int)i);
 }
 
+/* No key of the caller's: the session keyring it inherits is the
+ * caller's (a token there would be the run's to read), and the uid's own
+ * keyrings outlive a run (what one run leaves there, the next could
+ * read).  A new session keyring, the uid's emptied.  Where keyctl() is
+ * refused (a container's seccomp), it is refused to the run as well. */
+static void fresh_keyrings(void)
+{
+	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS && errno != EPERM)
+		fail("a session keyring of its own");
+	syscall(SYS_keyctl, KEYCTL_CLEAR, KEY_SPEC_USER_KEYRING);
+	syscall(SYS_keyctl, KEYCTL_CLEAR, KEY_SPEC_USER_SESSION_KEYRING);
+}
+
 /* The command's process: its uid, limits and environment, then exec. */
 __attribute__((noreturn))
 static void run(const struct opts *o, int root, char **argv)
@@ -397,6 +412,7 @@ static void run(const struct opts *o, int root, char **argv)
 										   (uid_t)o->uid) != 0)
 			fail("uid %" PRIu64, o->uid);
 	}
+	fresh_keyrings();
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		fail("no_new_privs");
 	set_limit(RLIMIT_CPU, o->cpu, "RLIMIT_CPU");
@@ -417,7 +433,7 @@ static void run(const struct opts *o, int root, char **argv)
 			printf("namespaces: mount (a root of its own, read-only but DIR), pid, net, ipc, uts");
 		else
 			printf("NO namespaces (unshare refused): the network is open, files kept by their modes");
-		printf("; stdin /dev/null, no other descriptor");
+		printf("; stdin /dev/null, no other descriptor, no key");
 		if (o->tmpfs && o->ns)
 			printf("; DIR a tmpfs of %" PRIu64 " MiB", o->tmpfs >> 20);
 		else if (o->tmpfs)
