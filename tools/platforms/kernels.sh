@@ -259,6 +259,7 @@ for s in $SUITES; do
 		while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
 		(
 			t0=$SECONDS
+			rm -f "$LOGS/$s-$m.why"      # (an earlier run's, which the table would read as this one's)
 			boot "$s" "$m" "$ACCEL" 0 "$LOGS/$s-$m.console" || echo "$WHY" >"$LOGS/$s-$m.why"
 			# Wall time, for planning (CI's budget): stderr, never the table.
 			[ -t 2 ] && printf '\r\033[K' >&2
