@@ -24,8 +24,10 @@
 #   --no-isolation-i-trust-this-code   where tools/grading/sandbox can
 #                 isolate nothing (no root, no user namespaces), run the
 #                 code as this user all the same; without it, exit 2
+# The grade ends "Score: N/M", then, where the code ran without the
+# sandbox's whole isolation, "Unsealed: " and what was missing.
 # Knobs (environment): as make check's (FRAMES SCALE ...; CHECK_TIMEOUT a
-# run's CPU seconds, tools/submit.sh's);
+# run's CPU seconds, CHECK_WALL the whole re-run's, tools/submit.sh's);
 # CC the compiler (default cc).  Exit: 0 full marks, 1 short of them, 2
 # bad usage or the check could not run.
 set -u -o pipefail
