@@ -211,7 +211,7 @@ WORK=$(mktemp -d) || exit 1
 trap 'rm -rf "$WORK"; rm -f "$PART"' EXIT
 # Someone else's code (tools/grading/recheck.sh): CHECK_SANDBOX, the path
 # of tools/grading/sandbox, runs each of make check's programs with BOX,
-# a private tmpfs of CHECK_DISK, for its files, and sees of the kit only
+# a private tmpfs of 64 MiB, for its files, and sees of the kit only
 # RUNDIR: copies of the programs, read-only (not the grader, its key or
 # the solutions).  What measures it stays outside: wait4run, and strace,
 # whose log the code cannot reach (it counts the sandbox's own calls too,
@@ -221,7 +221,7 @@ new_box() { :; }
 if [ $STEPS_KIND = exercise ] && [ -n "${CHECK_SANDBOX:-}" ]; then
 	BOX=$WORK/box RUNDIR=$WORK/run
 	chmod 711 "$WORK" && mkdir -m 755 "$RUNDIR" && cp $PROGRAMS "$RUNDIR/" || exit 1
-	box=("$CHECK_SANDBOX" --dir "$BOX" --tmpfs "${CHECK_DISK:-64M}" --ro "$RUNDIR" --cpu "$CHECK_TIMEOUT" --)
+	box=("$CHECK_SANDBOX" --dir "$BOX" --tmpfs 64M --ro "$RUNDIR" --cpu "$CHECK_TIMEOUT" --)
 	new_box() { rm -rf "$BOX" && mkdir -m 700 "$BOX" || exit 1; }
 fi
 trap 'exit 130' INT TERM
