@@ -30,6 +30,7 @@
 
 #include <malloc.h>
 #include <pthread.h>
+#include <sys/prctl.h>
 
 /* ---------------------------------------------------------------- workers */
 
@@ -231,7 +232,15 @@ int main(int argc, char **argv)
 
 	bench_start(argv[0]);
 	o = parse_options(argc, argv);
+	/* Huge pages are the kernel's policy, not malloc's: under THP "always"
+	 * khugepaged may fold an arena's sparse pages into a 2 MiB page at any
+	 * moment, and what stays resident after malloc_trim(0) is then the
+	 * kernel's doing.  Off for this process, so RSS is malloc's alone. */
+	if (prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) != 0)
+		die("prctl(PR_SET_THP_DISABLE)");
 	env_print_header_unless_csv(o.output == OUTPUT_CSV);
+	if (o.output != OUTPUT_CSV)
+		printf("# transparent huge pages disabled for this process\n");
 	a = predict_arenas(o.threads);
 	r = run(&o);
 	if (o.output == OUTPUT_CSV)

@@ -143,14 +143,16 @@ const char *env_bytes_unit(unsigned long b, char *buf, size_t len)
 	return buf;
 }
 
-/* Could THP back an ordinary (not madvised) mapping?  Then a fault may map
- * a whole huge page: tools/kit/frames.c models that for mapped frames (by
- * address and env_thp_probe()); other counts in base pages are bounds. */
+/* Could THP back an ordinary (not madvised) mapping of this process?  Then
+ * a fault may map a whole huge page: tools/kit/frames.c models that for
+ * mapped frames (by address and env_thp_probe()); other counts in base
+ * pages are bounds.  Not once the process has turned THP off (prctl). */
 int env_thp_always(void)
 {
 	char e[32];
 
-	return !strcmp(env_sysfs_choice(ENV_THP_DIR "enabled", e, sizeof e), "always");
+	return !strcmp(env_sysfs_choice(ENV_THP_DIR "enabled", e, sizeof e), "always") &&
+	       prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0) != 1;
 }
 
 static long env_thread_minflt(void)
