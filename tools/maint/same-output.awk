@@ -24,6 +24,8 @@
 #             threads race into
 #   startup   a fault count measured with nothing to hold it to (first
 #             touches of stack and code, a few pages either way)
+#   machine   a counter of the whole machine (TLB shootdowns: every
+#             process's, so any other load's, count)
 
 # The labelled report lines masked ("  label:   value"): the first number
 # of the value, or the first two where the value gives two.
@@ -41,6 +43,7 @@ BEGIN {
 	lab["threads", "waits"] = 1                                 # sched
 	lab["threads", "fill faults"] = lab["threads", "minor faults"] = 1     # startup
 	lab["threads", "faults/request"] = 1                        # startup
+	lab["threads", "TLB shootdowns"] = 1                        # machine
 	lab["arenas", "live peak"] = lab["arenas", "minor faults"] = 1   # sched
 	lab["arenas", "arena"] = lab["arenas", "uordblks"] = 1      # sched (arena_max=2)
 	lab["arenas", "fordblks"] = 2                               # sched: bytes, chunks
@@ -66,6 +69,7 @@ BEGIN {
 	for (i in r) col["arenas", r[i]] = 1                        # sched
 	col["threads", "waits"] = col["threads", "fill_faults"] = 1        # sched, startup
 	col["threads", "minor_faults"] = 1                          # startup
+	col["threads", "tlb_shootdowns"] = 1                        # machine
 	col["yes", "writer_sleeps"] = col["yes", "reader_sleeps"] = 1      # sched
 	col["malloc_variance", "faults_per_iter"] = 1               # startup
 	col["policies", "minor_faults"] = 1                         # startup
