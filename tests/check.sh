@@ -16,7 +16,7 @@ progs=$(lab_programs | sed 's/$/.c/' | tr '\n' ' ')
 
 # ------------------------------------------------------------ the regions
 # shellcheck disable=SC2086
-awk -v DO=list -f $EX $progs >"$TMP/regions" 2>"$TMP/err"; rc=$?
+kit_regions >"$TMP/regions" 2>"$TMP/err"; rc=$?
 n=$(wc -l <"$TMP/regions")
 if [ $rc = 0 ] && [ "$n" -ge 6 ]; then pass "exercise regions: $n in the lab programs, each named once"
 else fail "exercise regions listed" "exit $rc, $n regions: $(cat "$TMP/err")"; fi
@@ -80,6 +80,10 @@ if [ "$HANDOUT" = 1 ]; then
 elif [ $rc = 0 ] && [ -n "$score" ] && [ "${score%/*}" = "${score#*/}" ] && ! grep -q '^  FAIL' "$TMP/kit.out"; then
 	pass "make check in the kit: the solutions score $score, exit 0"
 else fail "make check in the kit" "exit $rc, score '$score': $(grep -m 3 FAIL "$TMP/kit.out") $(head -c 300 "$TMP/kit.err")"; fi
+c_max=$(awk -v KIND=maximum -f tools/grading/steps.awk tools/grading/steps | sed -n 's/^check //p')
+if [ -n "$c_max" ] && [ "${score#*/}" = "$c_max" ]; then
+	pass "make check is out of the exercise rows' points in tools/grading/steps ($c_max)"
+else fail "make check's maximum" "make check: '$score'; the table: '$c_max'"; fi
 if ! grep -q 'syntax error\|^/bin/bash' "$TMP/kit.err"; then pass "make check without a knob: no shell error on stderr"
 else fail "make check without a knob" "$(head -n 2 "$TMP/kit.err")"; fi
 w=$(expand "$TMP/kit.out" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')

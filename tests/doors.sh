@@ -43,7 +43,7 @@ set_region "$N/frames.c" lab1.tune_allocator "$(printf '%b' 'static void tune_al
 set_region "$N/yes.c" lab5.page_buffer "$(printf '%b' 'static char *page_buffer(uint64_t size, uintptr_t page)\n{\n\tvoid *p;\n\n\t(void)page;\n\tif (posix_memalign(&p, (size_t)sysconf(_SC_PAGESIZE), size) != 0)\n\t\treturn NULL;\n\treturn p;\n}')"
 set_region "$N/arenas.c" lab6.give_memory_back "$(printf '%b' 'static int give_memory_back(void)\n{\n\tint r = malloc_trim(0);\n\n\tif (r < 0) {\n\t\tfprintf(stderr, "malloc_trim: %s", strerror(errno));\n\t\texit(EXIT_FAILURE);\n\t}\n\treturn r;\n}')"
 for r in lab1.new_frame lab1.tune_allocator lab2.pool; do
-	f=$(awk -v DO=list -f tools/lib/exercise.awk $progs | awk -v r=$r '$1 == r { print $2 }')
+	f=$(kit_regions | awk -v r=$r '$1 == r { print $2 }')
 	set_region "$M/$f" $r "$(cat tools/exercises/$r.c)"
 done
 set_region "$M/threads.c" lab3.thread_policy "$(printf '%b' 'static void thread_policy(uint64_t *mmap_threshold, uint64_t *trim_threshold)\n{\n\t*mmap_threshold = 128 * 1024;\n\t*trim_threshold = 128 * 1024;\n}')"
@@ -131,7 +131,7 @@ for s in $SUBS; do
 	c2=$(score_of "gs-$s")
 	c3=$(awk -F, -v s="$s" '$1 == s { print $3 "/" $4 }' "$TMP/rg.csv")
 	line="make check ${t1:-skipped}, gradescope $t2, regrade $t3"
-	if [ -n "$g2" ] && [ "$g2" = "$g3" ] && [ "$(wc -l <<<"$g2")" = "$(awk -v DO=list -f tools/lib/exercise.awk $progs | wc -l)" ] &&
+	if [ -n "$g2" ] && [ "$g2" = "$g3" ] && [ "$(wc -l <<<"$g2")" = "$(kit_regions | wc -l)" ] &&
 	   { [ -n "$door1" ] || [ "$g1" = "$g2" ]; } && [ "${c2:-x}/${t2#*/}" = "$t2" ] && [ "$c3" = "$t3" ] &&
 	   { [ -n "$door1" ] || [ "$c1" = "$t1" ]; }; then
 		pass "$s: $line; each exercise the same in each door"

@@ -318,7 +318,7 @@ if grep -q '^FAIL  lab1\.tune-malloc  *minor_faults ' "$TMP/g_out" &&
 	pass "grade: a forged heap (2^56 bytes, mapped) FAILs its checks; the next file grades as alone"
 else fail "grade: a forged heap" "$(grep -m 2 'tune-malloc  *minor' "$TMP/g_out"; diff "$TMP/g_after" "$TMP/g_sub.out" | head -n 4)"; fi
 g_got=$(sed -n 's/^Score: [0-9]*\///p' "$TMP/g_sub.out")
-if [ "$g_max" = "submission $g_got check 59" ] && [ "$g_got" = 229 ]; then
+if [ -n "$g_got" ] && [ "${g_max% check *}" = "submission $g_got" ]; then
 	pass "steps: the rows' points add up to the maximum the grader prints ($g_max)"
 else fail "steps: the rows' points add up to the maximum" "table: $g_max; the grader: $g_got"; fi
 sed 's/^\(lab6\.trim .*\)| 3 trimmed_kib=2 \*=1 |/\1| 5 trimmed_kib=4 *=1 |/; s/^\(lab4\.30M  .*\)| minor_faults=fault |/\1| minor_faults=77 |/' \

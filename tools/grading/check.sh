@@ -32,7 +32,7 @@ case ${1:-} in
 esac
 T=$(mktemp -d) || { echo "$prog: no temporary directory" >&2; exit 2; }
 trap 'rm -rf "$T"' EXIT
-regions=$(awk -v DO=list -f tools/lib/exercise.awk $(lab_programs | sed 's/$/.c/')) || exit 2
+regions=$(kit_regions) || exit 2
 exfiles=$(printf '%s\n' "$regions" | awk '{ printf "%s%s=%s", (NR > 1 ? " " : ""), $1, $2 }')
 if [ -z "$record" ]; then
 	# the runner each measured program goes through (tools/submit.sh)

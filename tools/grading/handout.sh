@@ -35,7 +35,7 @@ mkdir -p "$parent" 2>/dev/null && [ -w "$parent" ] || bad_usage "cannot write in
 top=$(pwd -P) where=$(cd "$parent" && pwd -P)
 case $where/ in "$top"/*) bad_usage "'$(shown "$out")' is inside the kit: name a directory outside it" ;; esac
 
-regions=$(awk -v DO=list -f tools/lib/exercise.awk $(lab_programs | sed 's/$/.c/')) || exit 1
+regions=$(kit_regions) || exit 1
 stage=$(mktemp -d "$parent/.handout.XXXXXX") || die "cannot write in '$(shown "$parent")'"
 trap 'rm -rf "$stage"' EXIT
 kit_copy "$stage" || die "the kit could not be copied"

@@ -62,7 +62,7 @@ EX=$KIT/tools/lib/exercise.awk
 
 T=$(mktemp -d) || die "no temporary directory"
 trap 'rm -rf "$T"' EXIT
-regions=$(awk -v DO=list -f "$EX" $(lab_programs | sed 's/$/.c/')) || exit 2
+regions=$(kit_regions) || exit 2
 # stubbed_kit: W, a copy of the kit in which every region starts as its
 # stub: the skeleton, which a refused region keeps.
 stubbed_kit() {

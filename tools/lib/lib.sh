@@ -294,6 +294,11 @@ lab_rows() {
 # lab_programs: each lab's program once, in the registry's order.
 lab_programs() { lab_rows | awk '!seen[$2]++ { print $2 }'; }
 
+# kit_regions: the exercise regions of the lab programs, a line each:
+# NAME FILE FIRST LAST (tools/lib/exercise.awk), in the registry's order.
+# shellcheck disable=SC2046
+kit_regions() { awk -v DO=list -f tools/lib/exercise.awk $(lab_programs | sed 's/$/.c/'); }
+
 # kit_copy DEST: the kit's files as a ZIP download holds them, without
 # .git, into the directory DEST (made if missing): the files git tracks and
 # the untracked ones it does not ignore, as they are in the working tree;
