@@ -40,7 +40,7 @@ l2_eq() {
 	if [ "$2" = "$3" ]; then pass "$1 ($2)"; else fail "$1" "got '$2', want '$3'"; fi
 }
 
-# --- bench.h: percentiles, sort, TSC calibration (tests/bin/test_bench)
+# --- bench.h: percentiles, sort, median, TSC calibration (tests/bin/test_bench)
 if [ -x tests/bin/test_bench ]; then
 	tests/bin/test_bench >"$TMP/l2_unit" 2>&1
 	l2_rc=$?

@@ -154,7 +154,7 @@ else
 fi
 # AT_SECURE comes with a change of user: a setuid file of another owner
 # (only root can make one here), not one of your own (the kernel's rule,
-# policies.c's set_id_switches; each checked against AT_SECURE itself).
+# tools/kit/policies.c's set_id_switches; each checked against AT_SECURE itself).
 secure_of() { "$1" --print-at-secure 2>/dev/null || echo "?"; }
 cat >"$TMP/sec.c" <<'EOF'
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /*
- * tests/test_bench.c - unit tests for tools/include/bench.h's percentiles, sort and
- * TSC calibration.  Built by `make tests/bin/test_bench`; run by
+ * tests/test_bench.c - unit tests for tools/include/bench.h's percentiles, sort,
+ * median and TSC calibration.  Built by `make tests/bin/test_bench`; run by
  * tests/lab2.sh, which turns each "ok NAME" / "FAIL NAME: why" line into a
  * check.  Exit status 1 when any check failed.
  *
@@ -115,6 +115,20 @@ static void test_sort(void)
 	check(1, "bench_sort: n = 0 and n = 1 return");
 }
 
+/* The median: the middle value of an odd count, the mean of the middle two
+ * of an even one (where bench_pct's p50 is the lower), the values sorted. */
+static void test_median(void)
+{
+	double odd[5] = { 0.5, 0.1, 0.4, 0.2, 0.3 }, even[4] = { 7, 1, 4, 2 }, one[1] = { 9 };
+	double m_odd = bench_median(odd, 5), m_even = bench_median(even, 4);
+
+	check(m_odd == 0.3 && odd[0] == 0.1 && odd[4] == 0.5,
+	      "bench_median: of 5 values the middle one, sorted (%g, want 0.3)", m_odd);
+	check(m_even == 3 && even[0] == 1 && even[3] == 7,
+	      "bench_median: of 4 values the mean of the middle two, sorted (%g, want 3)", m_even);
+	check(bench_median(one, 1) == 9, "bench_median: of 1 value that value");
+}
+
 /* The sort must not allocate: glibc's qsort mallocs a copy of the array,
  * and freeing an 8 MiB mmapped copy would raise the dynamic mmap threshold
  * to 8 MiB.  So: sort 8 MiB of samples held in mmap'd memory, then ask
@@ -177,6 +191,7 @@ int main(void)
 	test_ties();
 	test_small_n();
 	test_sort();
+	test_median();
 	test_sort_leaves_allocator_alone();
 	test_calibration();
 	return failures != 0;

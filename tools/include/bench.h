@@ -6,6 +6,7 @@
  *   bench_now()              monotonic wall clock in seconds
  *   bench_tsc_*()            serialised cycle counter, calibrated to ns
  *   bench_sort(), bench_pct()  a sort that allocates nothing, percentiles
+ *   bench_median()           the median of a few values, as runs are summed up
  * What a workload needs beside it (the sink, a repeatable random stream,
  * threads and their start line) is tools/include/work.h; the command
  * line, errors and progress are tools/include/cli.h (included: what fails
@@ -237,6 +238,26 @@ static uint64_t bench_pct(const uint64_t *sorted, size_t n, unsigned p_tenths)
 	if (rank > n)
 		rank = n;
 	return sorted[rank - 1];
+}
+
+/*
+ * The median of n values (n at least 1), v sorted in place: the middle
+ * value, or the mean of the middle two when n is even, which no run
+ * measured (bench_pct(v, n, 500) is the lower of the two).  For a few
+ * values, a program's runs rather than its samples: an insertion sort,
+ * which allocates nothing either.
+ */
+__attribute__((unused))
+static double bench_median(double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			double t = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 #endif /* Linux and glibc */
