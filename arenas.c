@@ -176,7 +176,7 @@ static struct result run(const struct options *o)
 		die("calloc(%u workers) failed", o->threads);
 	memset(&r, 0, sizeof r);
 	work_gate_init(&gate_all, o->threads + 1);
-	bench_progress(1, "starting the threads");
+	cli_progress(1, "starting the threads");
 	r.before = read_status();
 	for (unsigned i = 0; i < o->threads; i++) {
 		w[i].o = o;
@@ -189,7 +189,7 @@ static struct result run(const struct options *o)
 	}
 	r.start = read_status();   /* the workers wait at the gate */
 	r.anon_peak_kib = r.start.anon_kib;
-	bench_progress(1, "requests");
+	cli_progress(1, "requests");
 	u0 = bench_usage_now();
 	t0 = bench_now();
 	gate();
@@ -202,7 +202,7 @@ static struct result run(const struct options *o)
 	r.live_peak = __atomic_load_n(&live_peak, __ATOMIC_RELAXED);
 	r.view = take_mallinfo();
 	if (o->trim) {
-		bench_progress(1, "malloc_trim(0)");
+		cli_progress(1, "malloc_trim(0)");
 		t0 = bench_now();
 		r.trim_result = give_memory_back();
 		r.trim_seconds = bench_now() - t0;
@@ -210,7 +210,7 @@ static struct result run(const struct options *o)
 		r.view_trimmed = take_mallinfo();
 	}
 	r.arenas = count_arenas();
-	bench_progress(1, "freeing");
+	cli_progress(1, "freeing");
 	gate();
 	for (unsigned i = 0; i < o->threads; i++) {
 		work_thread_join(w[i].tid);
@@ -218,7 +218,7 @@ static struct result run(const struct options *o)
 		r.calls += w[i].calls;
 		r.live_blocks += o->rounds < w[i].slots ? o->rounds : w[i].slots;
 	}
-	bench_progress_done();
+	cli_progress_done();
 	pthread_barrier_destroy(&gate_all);
 	free(w);
 	return r;
@@ -230,7 +230,7 @@ int main(int argc, char **argv)
 	struct arena_prediction a;
 	struct result r;
 
-	bench_start(argv[0]);
+	cli_start(argv[0]);
 	o = parse_options(argc, argv);
 	/* Huge pages are the kernel's policy, not malloc's: under THP "always"
 	 * khugepaged may fold an arena's sparse pages into a 2 MiB page at any

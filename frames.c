@@ -161,11 +161,11 @@ static struct result run_frames(const struct options *o, const char *heap_lo)
 			free(f);
 		/* After free(), between frames; --csv too (stdout is the CSV,
 		 * stderr still the person watching). */
-		if (bench_progress_due(i == 0))
-			bench_progress(1, "frame %u/%u, %ld faults so far", i + 1, o->frames,
-				       bench_usage_now().minflt - u0.minflt);
+		if (cli_progress_due(i == 0))
+			cli_progress(1, "frame %u/%u, %ld faults so far", i + 1, o->frames,
+				     bench_usage_now().minflt - u0.minflt);
 	}
-	bench_progress_done();
+	cli_progress_done();
 	if (once) {
 		work_sink(once);
 		free(once);
@@ -218,7 +218,7 @@ int main(int argc, char **argv)
 	struct trim_result t;
 	const char *heap_lo;
 
-	bench_start(argv[0]);
+	cli_start(argv[0]);
 	o = parse_options(argc, argv);
 	if (o.edge) {
 		printf("%" PRIu64 "\n", threshold_edge());

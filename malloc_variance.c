@@ -196,8 +196,8 @@ static void *worker_run(void *arg)
 		if (part > w->n - done)
 			part = w->n - done;
 		if (w->is_main)
-			bench_progress(done == 0, "%s: sample %" PRIu64 " of %" PRIu64,
-				       w->row->label, done, w->n);
+			cli_progress(done == 0, "%s: sample %" PRIu64 " of %" PRIu64,
+				     w->row->label, done, w->n);
 		switch (w->row->kind) {
 		case ROW_TIMER:  loop_timer(w->out + done, part); break;
 		case ROW_MALLOC: loop_malloc(w->out + done, part, w->row->size); break;
@@ -271,7 +271,7 @@ int main(int argc, char **argv)
 	struct options o;
 	double t0 = bench_now();
 
-	bench_start(argv[0]);
+	cli_start(argv[0]);
 	o = parse_options(argc, argv);
 	if (o.self_test)
 		return pool_self_test(csv_output(&o), &pool_test);

@@ -169,14 +169,14 @@ static void run_rows(struct job *j, const struct options *o, struct row *rows, s
 
 			if (w->skip[0])
 				continue;
-			bench_progress(1, "run %zu of %zu: %s", ++done, active * o->runs, w->p->name);
+			cli_progress(1, "run %zu of %zu: %s", ++done, active * o->runs, w->p->name);
 			keep = keep_file(o, w, r);
 			run_once(j, j->path, j->argv, row_env(j, w), o->timeout, keep, &w->runs[r]);
 			if (keep >= 0)
 				close(keep);
 			w->failed += !run_ok(&w->runs[r]);
 		}
-	bench_progress_done();
+	cli_progress_done();
 }
 
 /* ------------------------------------------------------------- the rule */
@@ -275,7 +275,7 @@ int main(int argc, char **argv)
 	char trace_why[128] = "";
 	int base_same, failed;
 
-	bench_start(argv[0]);
+	cli_start(argv[0]);
 	o = parse_options(argc, argv);
 	if (o.pack)
 		return pack(&o);
@@ -308,7 +308,7 @@ int main(int argc, char **argv)
 		trace_rows(&j, &o, rows, n, trace_why, sizeof trace_why);
 	else
 		snprintf(trace_why, sizeof trace_why, "--no-strace");
-	bench_progress_done();
+	cli_progress_done();
 	summarise_rows(rows, n, o.runs, s);
 	base_same = defaults_agree(&rows[0], o.runs);
 	failed = report(&j, &o, rows, n, s, base_same, packer, trace_why);

@@ -219,7 +219,7 @@ static struct result run(const struct options *o)
 		r.slots = 1;
 	work_gate_init(&phase_gate, o->threads + 1);
 
-	bench_progress(1, "starting the threads and building the live set");
+	cli_progress(1, "starting the threads and building the live set");
 	u0 = bench_usage_now();
 	t0 = bench_now();
 	for (unsigned i = 0; i < o->threads; i++) {
@@ -229,7 +229,7 @@ static struct result run(const struct options *o)
 		work_thread_start(&w[i].tid, run_worker, &w[i]);
 	}
 	gate();
-	bench_progress(1, "timed part");
+	cli_progress(1, "timed part");
 	u1 = bench_usage_now();
 	tlb1 = tlb_shootdowns();
 	t1 = bench_now();
@@ -240,7 +240,7 @@ static struct result run(const struct options *o)
 	tlb2 = tlb_shootdowns();
 	if (o->stats && env_malloc_is_glibc())
 		r.view = take_glibc_view();
-	bench_progress(1, "freeing");
+	cli_progress(1, "freeing");
 	gate();
 	for (unsigned i = 0; i < o->threads; i++) {
 		work_thread_join(w[i].tid);
@@ -249,7 +249,7 @@ static struct result run(const struct options *o)
 		r.live_start += w[i].live_start;
 		r.live_end += w[i].live_end;
 	}
-	bench_progress_done();
+	cli_progress_done();
 	r.fill_s = t1 - t0;
 	r.churn_s = t2 - t1;
 	r.fill_use = bench_usage_delta(u0, u1);
@@ -266,7 +266,7 @@ int main(int argc, char **argv)
 	struct policy p;
 	struct result r;
 
-	bench_start(argv[0]);
+	cli_start(argv[0]);
 	machine_setup();
 	o = parse_options(argc, argv);
 	env_print_header_unless_csv(o.output == OUTPUT_CSV);

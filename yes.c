@@ -72,8 +72,8 @@ static void write_all(int fd, const char *buf, uint64_t size, uint64_t total, st
 		 * seconds: show how far, between two writes (the clock is read
 		 * once in 1024 writes, each of which is a system call). */
 		if ((r->writes & 0x3ff) == 0)
-			bench_progress(0, "%s: %" PRIu64 " MiB of %" PRIu64, run_label,
-				       r->written >> 20, total >> 20);
+			cli_progress(0, "%s: %" PRIu64 " MiB of %" PRIu64, run_label,
+				     r->written >> 20, total >> 20);
 		if ((uint64_t)n < want)
 			r->short_writes++;
 		r->written += (uint64_t)n;
@@ -216,7 +216,7 @@ static void run_rows(const struct options *o)
 	flush_stdout();   /* before fork(): a child must not inherit unflushed output */
 	for (size_t i = 0; i < n; i++) {
 		measure_size(o, sizes[i], table[i], first, last);
-		bench_progress_done();
+		cli_progress_done();
 		print_rows(o, table[i], first, last);
 		flush_stdout();
 	}
@@ -227,7 +227,7 @@ int main(int argc, char **argv)
 {
 	struct options o;
 
-	bench_start(argv[0]);
+	cli_start(argv[0]);
 	o = parse_options(argc, argv);
 	if (sysconf(_SC_PAGESIZE) <= 0)
 		die("sysconf(_SC_PAGESIZE)");

@@ -24,10 +24,10 @@ static void bad(const char *fmt, ...)
 }
 
 /* The checker's FILE argument: --help answered (usage on stdout, exit 0),
- * anything but one argument a usage error (exit 2).  Sets bench_prog. */
+ * anything but one argument a usage error (exit 2).  Sets cli_prog. */
 static const char *checkfile_arg(int argc, char **argv, const char *name, void (*usage)(FILE *))
 {
-	bench_prog = name;
+	cli_prog = name;
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		exit(0);

@@ -16,7 +16,7 @@
 
 int main(int argc, char **argv)
 {
-	bench_start(argv[0]);
+	cli_start(argv[0]);
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s SIZE... (each 1 to 65536 bytes)\n", argv[0]);
 		return 2;

@@ -16,7 +16,7 @@ int main(int argc, char **argv)
 {
 	const struct env_malloc *m;
 
-	bench_start(argv[0]);
+	cli_start(argv[0]);
 	if (argc != 1) {
 		fprintf(stderr, "usage: %s (reads GLIBC_TUNABLES and MALLOC_* only)\n", argv[0]);
 		return 2;

@@ -58,11 +58,11 @@ int main(int argc, char **argv)
 
 	long unguarded, guarded;
 
-	bench_start(argv[0]);
+	cli_start(argv[0]);
 	if (argc > 1) {
 		fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
 			"usage: %s\nRuns the same malloc+memset+free loop without and with work_sink().\n",
-			bench_prog);
+			cli_prog);
 		return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
 	}
 	/* Keep every block on the mmap path: the dynamic threshold would

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 	int err;
 
 	heap_lo = sbrk(0);      /* where the brk heap starts, as frames.c reads it */
-	bench_start(argv[0]);
+	cli_start(argv[0]);
 	if (argc != 1) {
 		fprintf(stderr, "usage: %s\n", argv[0]);
 		return 2;
@@ -77,5 +77,5 @@ int main(int argc, char **argv)
 		die("pthread_create");
 	}
 	pthread_join(t, NULL);
-	return 0;            /* bench_start checks stdout at exit */
+	return 0;            /* cli_start checks stdout at exit */
 }

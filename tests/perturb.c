@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	const struct env_malloc *m;
 	unsigned mfill, ffill;
 
-	bench_start(argv[0]);
+	cli_start(argv[0]);
 	if (argc != 1) {
 		fprintf(stderr, "usage: %s (reads GLIBC_TUNABLES and MALLOC_PERTURB_)\n",
 			argv[0]);
@@ -93,5 +93,5 @@ int main(int argc, char **argv)
 	       "0x11 left", "malloc fill", "free fill", "other");
 	round_trip(32, mfill, ffill, m->perturb != 0);
 	round_trip(2000, mfill, ffill, m->perturb != 0);
-	return 0;            /* bench_start checks stdout at exit */
+	return 0;            /* cli_start checks stdout at exit */
 }

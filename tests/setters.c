@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 {
 	int small, max, count, fast;
 
-	bench_start(argv[0]);
+	cli_start(argv[0]);
 	if (argc != 1) {
 		fprintf(stderr, "usage: %s (reads GLIBC_TUNABLES only)\n", argv[0]);
 		return 2;

@@ -186,7 +186,7 @@ static void test_calibration(void)
 
 int main(void)
 {
-	bench_start("test_bench");   /* a failed write to stdout: exit 1 */
+	cli_start("test_bench");   /* a failed write to stdout: exit 1 */
 	test_single();
 	test_ties();
 	test_small_n();

@@ -40,7 +40,7 @@ static void usage(FILE *f)
 		"Answers the grader's requests, one a line, from the kit's model of glibc\n"
 		"malloc: `id=N kind=K KEY=VALUE ...` -> `N ok KEY=VALUE ...` or `N error WHY`.\n"
 		"Kinds: frames, vary, pre25, trim, block (see the comment at the top of\n"
-		"tools/grading/predict.c for their keys).\n", bench_prog);
+		"tools/grading/predict.c for their keys).\n", cli_prog);
 }
 
 /* ------------------------------------------------------------ a request */
@@ -161,7 +161,7 @@ static int frame_size(struct request *q, const char *key, uint64_t min, uint64_t
 
 	if (!v)
 		return fail(q, "missing %s", key);
-	if (bench_parse_size(v, min, 1ull << 36, out))
+	if (cli_parse_size(v, min, 1ull << 36, out))
 		return fail(q, "bad %s", key);
 	return 0;
 }
@@ -499,13 +499,13 @@ int main(int argc, char **argv)
 	char out[512];
 	int r;
 
-	bench_prog = "predict";
+	cli_prog = "predict";
 	if (argc == 2 && !strcmp(argv[1], "--help")) {
 		usage(stdout);
 		return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
 	}
 	if (argc > 1) {
-		fprintf(stderr, "%s: takes no arguments\n", bench_prog);
+		fprintf(stderr, "%s: takes no arguments\n", cli_prog);
 		usage(stderr);
 		return 2;
 	}
@@ -524,12 +524,12 @@ int main(int argc, char **argv)
 			answer(line, out, sizeof out);
 		}
 		if (printf("%s\n", out) < 0 || fflush(stdout) != 0) {
-			fprintf(stderr, "%s: write error: %s\n", bench_prog, strerror(errno));
+			fprintf(stderr, "%s: write error: %s\n", cli_prog, strerror(errno));
 			return 2;
 		}
 	}
 	if (ferror(stdin)) {
-		fprintf(stderr, "%s: read error: %s\n", bench_prog, strerror(errno));
+		fprintf(stderr, "%s: read error: %s\n", cli_prog, strerror(errno));
 		return 2;
 	}
 	return 0;

@@ -81,7 +81,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: %s --dir DIR [--tmpfs BYTES] [--ro PATH]... [--uid N] [--cpu S] [--as BYTES]\n"
 		"       [--mem BYTES] [--procs N] [--fsize BYTES] -- COMMAND [ARG...]\n       %s --probe\n",
-		bench_prog, bench_prog);
+		cli_prog, cli_prog);
 }
 
 /* A failure to build the sandbox: the reason, exit 125; nothing ran. */
@@ -448,7 +448,7 @@ static void run(const struct opts *o, int root, char **argv)
 		_exit(0);
 	}
 	execvp(argv[0], argv);
-	fprintf(stderr, "%s: cannot run %s: %s\n", bench_prog, argv[0], strerror(errno));
+	fprintf(stderr, "%s: cannot run %s: %s\n", cli_prog, argv[0], strerror(errno));
 	_exit(127);
 }
 
@@ -512,7 +512,7 @@ int main(int argc, char **argv)
 		{ "as", required_argument, NULL, 'a' }, { "procs", required_argument, NULL, 'p' },
 		{ "fsize", required_argument, NULL, 'f' }, { "probe", no_argument, NULL, 'P' },
 		{ "tmpfs", required_argument, NULL, 't' }, { "mem", required_argument, NULL, 'm' },
-		BENCH_OPTIONS_END
+		CLI_OPTIONS_END
 	};
 	struct opts o = { .uid = 64999, .cpu = 60, .as = 2ull << 30, .procs = 64, .fsize = 16ull << 20,
 			  .mem = 2ull << 30 };
@@ -523,8 +523,8 @@ int main(int argc, char **argv)
 	gid_t gid = getgid();
 	pid_t pid;
 
-	bench_start("sandbox");
-	while ((c = bench_getopt(argc, argv, "+:h", longopts, usage)) != -1) {
+	cli_start("sandbox");
+	while ((c = cli_getopt(argc, argv, "+:h", longopts, usage)) != -1) {
 		switch (c) {
 		case 'd':
 			o.dir = optarg;
@@ -535,31 +535,31 @@ int main(int argc, char **argv)
 			o.ro[o.n_ro++] = optarg;
 			break;
 		case 'u':
-			if (bench_parse_u64(optarg, 1, 4294967294u, &o.uid))
+			if (cli_parse_u64(optarg, 1, 4294967294u, &o.uid))
 				bad_usage(usage, "--uid wants a uid above 0");
 			break;
 		case 'c':
-			if (bench_parse_u64(optarg, 1, 86400, &o.cpu))
+			if (cli_parse_u64(optarg, 1, 86400, &o.cpu))
 				bad_usage(usage, "--cpu wants 1..86400 seconds");
 			break;
 		case 'a':
-			if (bench_parse_size(optarg, 16 << 20, 1ull << 40, &o.as))
+			if (cli_parse_size(optarg, 16 << 20, 1ull << 40, &o.as))
 				bad_usage(usage, "--as wants a size of 16M..1024G");
 			break;
 		case 'p':
-			if (bench_parse_u64(optarg, 1, 4096, &o.procs))
+			if (cli_parse_u64(optarg, 1, 4096, &o.procs))
 				bad_usage(usage, "--procs wants 1..4096");
 			break;
 		case 'f':
-			if (bench_parse_size(optarg, 1, 1ull << 40, &o.fsize))
+			if (cli_parse_size(optarg, 1, 1ull << 40, &o.fsize))
 				bad_usage(usage, "--fsize wants a size like 16M");
 			break;
 		case 't':
-			if (bench_parse_size(optarg, 1 << 20, 1ull << 40, &o.tmpfs))
+			if (cli_parse_size(optarg, 1 << 20, 1ull << 40, &o.tmpfs))
 				bad_usage(usage, "--tmpfs wants a size of 1M..1024G");
 			break;
 		case 'm':
-			if (bench_parse_size(optarg, 16 << 20, 1ull << 40, &o.mem))
+			if (cli_parse_size(optarg, 16 << 20, 1ull << 40, &o.mem))
 				bad_usage(usage, "--mem wants a size of 16M..1024G");
 			break;
 		case 'P': o.probe = 1; break;

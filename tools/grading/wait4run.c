@@ -32,7 +32,7 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: %s --report FILE COMMAND [ARG...]\n", bench_prog);
+	fprintf(f, "usage: %s --report FILE COMMAND [ARG...]\n", cli_prog);
 }
 
 /* The child's side: nothing between fork and exec but the exec, so that
@@ -41,7 +41,7 @@ static void usage(FILE *f)
 static void run_child(char **argv)
 {
 	execvp(argv[0], argv);
-	fprintf(stderr, "%s: cannot run %s: %s\n", bench_prog, argv[0], strerror(errno));
+	fprintf(stderr, "%s: cannot run %s: %s\n", cli_prog, argv[0], strerror(errno));
 	_exit(127);
 }
 
@@ -67,16 +67,16 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "report", required_argument, NULL, 'r' },
-		BENCH_OPTIONS_END
+		CLI_OPTIONS_END
 	};
 	const char *path = NULL;
 	struct rusage ru;
 	int c, status;
 	pid_t pid;
 
-	bench_start("wait4run");
+	cli_start("wait4run");
 	/* "+": options end at COMMAND, whose own options are its own. */
-	while ((c = bench_getopt(argc, argv, "+:h", longopts, usage)) != -1)
+	while ((c = cli_getopt(argc, argv, "+:h", longopts, usage)) != -1)
 		if (c == 'r')
 			path = optarg;
 	if (!path || !*path)

@@ -6,12 +6,12 @@
  * its numbers.  Measuring is tools/include/bench.h, the environment check
  * tools/include/env.h; this header needs neither.  Declarations only: the
  * code is tools/kit/cli.c, built once into the kit's library and linked.
- *   bench_start()            names the program; stdout is checked at exit
+ *   cli_start()              names the program; stdout is checked at exit
  *   die(), bad_usage()       failures: exit 1 (the system), exit 2 (input)
- *   bench_getopt()           getopt_long with the kit's option rules (below)
- *   bench_parse_*()          numbers and sizes (K/M/G = KiB/MiB/GiB)
- *   bench_csv_str()          one CSV field, quoted when it must be (RFC 4180)
- *   bench_progress()         a progress line on a terminal, cleared when done
+ *   cli_getopt()             getopt_long with the kit's option rules (below)
+ *   cli_parse_*()            numbers and sizes (K/M/G = KiB/MiB/GiB)
+ *   cli_csv_str()            one CSV field, quoted when it must be (RFC 4180)
+ *   cli_progress()           a progress line on a terminal, cleared when done
  *
  * Options: a short letter means one thing in every program that has it;
  * a program without that option lacks the letter.  Options with no meaning
@@ -55,20 +55,20 @@
 /* The longopts rows of the options with a letter: the table above, in
  * code, so a letter cannot drift to a second meaning.  -n has each
  * program's own long name. */
-#define BENCH_OPT_COUNT(name) { name, required_argument, NULL, 'n' }
-#define BENCH_OPT_SIZE        { "size", required_argument, NULL, 's' }
-#define BENCH_OPT_THREADS     { "threads", required_argument, NULL, 't' }
-#define BENCH_OPT_LIVE        { "live", required_argument, NULL, 'l' }
+#define CLI_OPT_COUNT(name) { name, required_argument, NULL, 'n' }
+#define CLI_OPT_SIZE        { "size", required_argument, NULL, 's' }
+#define CLI_OPT_THREADS     { "threads", required_argument, NULL, 't' }
+#define CLI_OPT_LIVE        { "live", required_argument, NULL, 'l' }
 
-/* The rows a longopts table ends with: --help (answered by bench_getopt)
+/* The rows a longopts table ends with: --help (answered by cli_getopt)
  * and the end mark. */
-#define BENCH_OPTIONS_END \
+#define CLI_OPTIONS_END \
 	{ "help", no_argument, NULL, 'h' }, \
 	{ NULL, 0, NULL, 0 }
 
 /* ------------------------------------------ defined in tools/kit/cli.c */
 
-extern const char *bench_prog;
+extern const char *cli_prog;
 
 __attribute__((format(printf, 3, 0), noreturn))
 void vdie(int code, const char *why, const char *fmt, va_list ap);
@@ -79,31 +79,31 @@ void die(const char *fmt, ...);
 __attribute__((format(printf, 2, 3), noreturn))
 void bad_usage(void (*usage)(FILE *), const char *fmt, ...);
 
-void bench_start(const char *argv0);
+void cli_start(const char *argv0);
 
-extern const char *bench_numbers_hint;
+extern const char *cli_numbers_hint;
 
-int bench_getopt(int argc, char **argv, const char *shortopts,
+int cli_getopt(int argc, char **argv, const char *shortopts,
 			const struct option *longopts, void (*usage)(FILE *));
 
-void bench_no_arguments(void (*usage)(FILE *), int argc, char **argv);
+void cli_no_arguments(void (*usage)(FILE *), int argc, char **argv);
 
-int bench_name_index(const char *const *names, size_t n, const char *s);
+int cli_name_index(const char *const *names, size_t n, const char *s);
 
-int bench_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
-int bench_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int cli_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
-uint64_t bench_seed_option(void (*usage)(FILE *), const char *s);
+uint64_t cli_seed_option(void (*usage)(FILE *), const char *s);
 
-void bench_csv_str(FILE *out, const char *s);
+void cli_csv_str(FILE *out, const char *s);
 
-int bench_progress_due(int force);
+int cli_progress_due(int force);
 
 __attribute__((format(printf, 2, 3)))
-void bench_progress(int force, const char *fmt, ...);
+void cli_progress(int force, const char *fmt, ...);
 
-void bench_progress_done(void);
+void cli_progress_done(void);
 
 #endif /* Linux and glibc */
 #endif /* MALLOC_LABS_CLI_H */

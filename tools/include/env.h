@@ -17,7 +17,7 @@
  *   env_read_status(), env_status_kib()  /proc/self/status without malloc
  *   env_print_header()          "# " lines, <= 80 columns, warnings last
  *   env_csv_header/fields()     the same facts as trailing CSV columns
- *   env_getopt()                bench_getopt() that also answers --env
+ *   env_getopt()                cli_getopt() that also answers --env
  * From tools/include/tunables.h: env_glibc(), env_malloc_policy(), env_describe().
  * Declarations only: the code is tools/kit/env.c, built once into the
  * kit's library and linked.
@@ -114,7 +114,7 @@ struct env_thp_probe {
 #define ENV_OPTIONS_END \
 	{ "csv", no_argument, NULL, ENV_OPT_CSV }, \
 	{ "env", no_argument, NULL, ENV_OPT_ENV }, \
-	BENCH_OPTIONS_END
+	CLI_OPTIONS_END
 
 /* ------------------------------------------------------------- the build */
 

@@ -45,7 +45,7 @@ void usage(FILE *out)
 		"      --env         print the environment check and exit\n"
 		"  -h, --help        this text\n"
 		"Try it with MALLOC_ARENA_MAX=2 or GLIBC_TUNABLES=glibc.malloc.arena_max=2.\n",
-		bench_prog, BIG_EVERY, BIG_TIMES, defaults.threads, MAX_THREADS, defaults.rounds,
+		cli_prog, BIG_EVERY, BIG_TIMES, defaults.threads, MAX_THREADS, defaults.rounds,
 		defaults.blocks, defaults.live, defaults.seed);
 }
 
@@ -362,7 +362,7 @@ static unsigned count_option(const char *s, const char *name, uint64_t max)
 {
 	uint64_t v;
 
-	if (bench_parse_u64(s, 1, max, &v))
+	if (cli_parse_u64(s, 1, max, &v))
 		bad_usage(usage, "--%s wants a whole number from 1 to %" PRIu64 ", not '%s'",
 			  name, max, s);
 	return (unsigned)v;
@@ -386,10 +386,10 @@ struct options parse_options(int argc, char **argv)
 {
 	enum { OPT_BLOCKS = 256, OPT_SEED, OPT_TRIM };
 	static const struct option longopts[] = {
-		BENCH_OPT_THREADS,
-		BENCH_OPT_COUNT("rounds"),
+		CLI_OPT_THREADS,
+		CLI_OPT_COUNT("rounds"),
 		{ "blocks", required_argument, NULL, OPT_BLOCKS },
-		BENCH_OPT_LIVE,
+		CLI_OPT_LIVE,
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "trim", no_argument, NULL, OPT_TRIM },
 		ENV_OPTIONS_END,
@@ -403,12 +403,12 @@ struct options parse_options(int argc, char **argv)
 		case 'n': o.rounds = count_option(optarg, "rounds", MAX_ROUNDS); break;
 		case OPT_BLOCKS: o.blocks = count_option(optarg, "blocks", MAX_BLOCKS); break;
 		case 'l': o.live = count_option(optarg, "live", MAX_LIVE); break;
-		case OPT_SEED: o.seed = bench_seed_option(usage, optarg); break;
+		case OPT_SEED: o.seed = cli_seed_option(usage, optarg); break;
 		case OPT_TRIM: o.trim = 1; break;
 		case ENV_OPT_CSV: o.output = OUTPUT_CSV; break;
 		}
 	}
-	bench_no_arguments(usage, argc, argv);
+	cli_no_arguments(usage, argc, argv);
 	check_memory(&o);
 	return o;
 }

@@ -9,12 +9,12 @@
 #include "../include/cli.h"
 
 /* Set by each program's main(); used to prefix every message. */
-const char *bench_prog = "malloc-labs";
+const char *cli_prog = "malloc-labs";
 
-/* The process bench_start() ran in.  A forked child that fails leaves
+/* The process cli_start() ran in.  A forked child that fails leaves
  * with _exit(): exit() would run the parent's atexit check and flush a
  * copy of the parent's stdio buffers. */
-static pid_t bench_pid;
+static pid_t cli_pid;
 
 /* Print "prog: WHYmessage: strerror(errno)" and exit CODE (die(): WHY
  * empty, exit 1).  For failures of the system (an allocation, a
@@ -24,12 +24,12 @@ void vdie(int code, const char *why, const char *fmt, va_list ap)
 {
 	int saved = errno;
 
-	fprintf(stderr, "%s: %s", bench_prog, why);
+	fprintf(stderr, "%s: %s", cli_prog, why);
 	vfprintf(stderr, fmt, ap);
 	if (saved)
 		fprintf(stderr, ": %s", strerror(saved));
 	fputc('\n', stderr);
-	if (bench_pid && getpid() != bench_pid)
+	if (cli_pid && getpid() != cli_pid)
 		_exit(code);
 	exit(code);
 }
@@ -50,7 +50,7 @@ void bad_usage(void (*usage)(FILE *), const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", bench_prog);
+	fprintf(stderr, "%s: ", cli_prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -62,18 +62,18 @@ void bad_usage(void (*usage)(FILE *), const char *fmt, ...)
 /* At exit: stdout must have reached its file.  A full disk, a closed
  * descriptor or a broken pipe would otherwise end in exit status 0 with
  * the output lost (the coreutils close_stdout idea). */
-static void bench_close_stdout(void)
+static void cli_close_stdout(void)
 {
 	int pending, bad;
 
-	if (getpid() != bench_pid)   /* a child: its stdout is the parent's */
+	if (getpid() != cli_pid)   /* a child: its stdout is the parent's */
 		return;
 	pending = __fpending(stdout) > 0;
 	bad = ferror(stdout);
 	if (fclose(stdout) != 0 && (pending || errno != EBADF))
 		bad = 1;
 	if (bad) {
-		fprintf(stderr, "%s: write error: %s\n", bench_prog,
+		fprintf(stderr, "%s: write error: %s\n", cli_prog,
 			errno ? strerror(errno) : "output lost");
 		_exit(1);
 	}
@@ -81,23 +81,23 @@ static void bench_close_stdout(void)
 
 /* Every main() starts here: messages are prefixed with the program's
  * name, and a failed write to stdout makes the exit status 1. */
-void bench_start(const char *argv0)
+void cli_start(const char *argv0)
 {
-	bench_prog = argv0;
-	bench_pid = getpid();
-	if (atexit(bench_close_stdout) != 0)
+	cli_prog = argv0;
+	cli_pid = getpid();
+	if (atexit(cli_close_stdout) != 0)
 		die("atexit");
 }
 
 /* Set by a program whose arguments are numbers (threads: SIZE COUNT
  * THREADS): "-5" is then called negative, not an unknown option. */
-const char *bench_numbers_hint;
+const char *cli_numbers_hint;
 
 /* The option getopt_long (with opterr = 0 and a leading ':' in the short
  * options) stopped at, as the user typed it: "-z" from "-zt", "--bogus",
  * then the usage; exit 2.  `c` is what getopt_long returned. */
 __attribute__((noreturn, unused))
-static void bench_bad_option(void (*usage)(FILE *), int c, char **argv)
+static void cli_bad_option(void (*usage)(FILE *), int c, char **argv)
 {
 	const char *arg = argv[optind - 1];
 	int is_long = arg && !strncmp(arg, "--", 2);
@@ -109,8 +109,8 @@ static void bench_bad_option(void (*usage)(FILE *), int c, char **argv)
 		bad_usage(usage, "unknown option '%.*s'", (int)strcspn(arg, "="), arg);
 	/* A short option's letter is in optopt; argv[optind - 1] may still be
 	 * the word before it ("-zt"), so only a whole "-5" is a number. */
-	if (bench_numbers_hint && arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9')
-		bad_usage(usage, "'%s' is negative: %s", arg, bench_numbers_hint);
+	if (cli_numbers_hint && arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9')
+		bad_usage(usage, "'%s' is negative: %s", arg, cli_numbers_hint);
 	bad_usage(usage, "unknown option '%s'", optopt ? shortname : arg);
 }
 
@@ -121,7 +121,7 @@ static void bench_bad_option(void (*usage)(FILE *), int c, char **argv)
  * one line and the usage (exit 2); `shortopts` must start with ':' so a
  * missing value can be told from an unknown option.
  */
-int bench_getopt(int argc, char **argv, const char *shortopts,
+int cli_getopt(int argc, char **argv, const char *shortopts,
 			const struct option *longopts, void (*usage)(FILE *))
 {
 	int c;
@@ -133,19 +133,19 @@ int bench_getopt(int argc, char **argv, const char *shortopts,
 		exit(0);
 	}
 	if (c == '?' || c == ':')
-		bench_bad_option(usage, c, argv);
+		cli_bad_option(usage, c, argv);
 	return c;
 }
 
 /* After the options, for a program that takes no other arguments. */
-void bench_no_arguments(void (*usage)(FILE *), int argc, char **argv)
+void cli_no_arguments(void (*usage)(FILE *), int argc, char **argv)
 {
 	if (optind < argc)
 		bad_usage(usage, "unexpected argument '%s'", argv[optind]);
 }
 
 /* Which of n names `s` is (an option's value: --alloc, --mode), or -1. */
-int bench_name_index(const char *const *names, size_t n, const char *s)
+int cli_name_index(const char *const *names, size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(names[i], s))
@@ -154,7 +154,7 @@ int bench_name_index(const char *const *names, size_t n, const char *s)
 }
 
 /* A whole decimal number in [min, max], nothing after it.  0 on success. */
-int bench_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -172,7 +172,7 @@ int bench_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 /* A size in bytes: a decimal number with an optional K, M or G suffix
  * (binary: KiB, MiB, GiB; "KiB"/"MiB"/"GiB" spelt out are accepted too).
  * Rejects overflow, negatives, fractions and junk.  0 on success. */
-int bench_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+int cli_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -205,18 +205,18 @@ int bench_parse_size(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 }
 
 /* --seed's value: any whole number (threads, arenas). */
-uint64_t bench_seed_option(void (*usage)(FILE *), const char *s)
+uint64_t cli_seed_option(void (*usage)(FILE *), const char *s)
 {
 	uint64_t v;
 
-	if (bench_parse_u64(s, 0, UINT64_MAX, &v))
+	if (cli_parse_u64(s, 0, UINT64_MAX, &v))
 		bad_usage(usage, "--seed wants a whole number, not '%s'", s);
 	return v;
 }
 
 /* One CSV field: as it is when it holds no comma, quote or line break,
  * otherwise in double quotes with each quote doubled (RFC 4180). */
-void bench_csv_str(FILE *out, const char *s)
+void cli_csv_str(FILE *out, const char *s)
 {
 	if (!s[strcspn(s, ",\"\r\n")]) {
 		fputs(s, out);
@@ -232,29 +232,29 @@ void bench_csv_str(FILE *out, const char *s)
 }
 
 /* Progress for a person watching: on stderr, only when stderr is a
- * terminal, overwritten in place and cleared by bench_progress_done(), so
+ * terminal, overwritten in place and cleared by cli_progress_done(), so
  * nothing of it stays in the output, in a pipe or in a file.  At most 4
  * updates a second (pass force=1 for the first line of a new part); a line
  * is cut to 79 columns so it never wraps on an 80-column projector.  stderr
  * is unbuffered: printing allocates nothing, so a measured loop may call
  * it.  The coarse clock is enough for a quarter second and the cheapest. */
-static int bench_progress_on = -1;     /* -1: not asked yet */
+static int cli_progress_on = -1;     /* -1: not asked yet */
 
-static struct timespec bench_progress_last;
+static struct timespec cli_progress_last;
 
 /* The process whose line is on the terminal now (0: none).  A pid, not a
  * flag: a forked child inherits the parent's variables, and only the one
  * that drew the line should end it.  (sig_atomic_t: the handler reads it;
  * a pid fits, both are int on Linux.) */
-static volatile sig_atomic_t bench_progress_by;
+static volatile sig_atomic_t cli_progress_by;
 
 /* Ctrl-C mid-line: end the line before dying, so the shell's or make's
  * message ("make: *** ... Interrupt") starts a line of its own instead of
  * gluing onto "... faults so far".  Then die of the signal as before (the
  * disposition reset on entry): callers see a SIGINT death, not an exit. */
-static void bench_progress_interrupted(int sig)
+static void cli_progress_interrupted(int sig)
 {
-	if (bench_progress_by == getpid()) {
+	if (cli_progress_by == getpid()) {
 		ssize_t w = write(STDERR_FILENO, "\n", 1);
 		(void)w;   /* nothing to do if it fails: we are dying anyway */
 	}
@@ -263,7 +263,7 @@ static void bench_progress_interrupted(int sig)
 
 /* Hooked once, at the first line drawn, and only where SIGINT kills:
  * a run the shell started in the background ignores it, and must go on. */
-static void bench_progress_hook(void)
+static void cli_progress_hook(void)
 {
 	static int hooked;
 	struct sigaction old, sa;
@@ -274,7 +274,7 @@ static void bench_progress_hook(void)
 	if (sigaction(SIGINT, NULL, &old) != 0 || old.sa_handler != SIG_DFL)
 		return;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = bench_progress_interrupted;
+	sa.sa_handler = cli_progress_interrupted;
 	sa.sa_flags = SA_RESETHAND;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -282,46 +282,46 @@ static void bench_progress_hook(void)
 
 /* Is a progress line due now?  If so it counts as shown: a line whose
  * figures cost a system call gets them only then, and is printed with
- * force=1 (if (bench_progress_due(0)) bench_progress(1, ...)). */
-int bench_progress_due(int force)
+ * force=1 (if (cli_progress_due(0)) cli_progress(1, ...)). */
+int cli_progress_due(int force)
 {
 	struct timespec now;
 
-	if (bench_progress_on < 0)
-		bench_progress_on = isatty(STDERR_FILENO);
-	if (!bench_progress_on)
+	if (cli_progress_on < 0)
+		cli_progress_on = isatty(STDERR_FILENO);
+	if (!cli_progress_on)
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
-	if (!force && now.tv_sec - bench_progress_last.tv_sec +
-	    (now.tv_nsec - bench_progress_last.tv_nsec) / 1e9 < 0.25)
+	if (!force && now.tv_sec - cli_progress_last.tv_sec +
+	    (now.tv_nsec - cli_progress_last.tv_nsec) / 1e9 < 0.25)
 		return 0;
-	bench_progress_last = now;
+	cli_progress_last = now;
 	return 1;
 }
 
 __attribute__((format(printf, 2, 3)))
-void bench_progress(int force, const char *fmt, ...)
+void cli_progress(int force, const char *fmt, ...)
 {
 	char line[80];
 	int n;
 	va_list ap;
 
-	if (!bench_progress_due(force))
+	if (!cli_progress_due(force))
 		return;
-	n = snprintf(line, sizeof line, "%s: ", bench_prog);
+	n = snprintf(line, sizeof line, "%s: ", cli_prog);
 	if (n < 0 || (size_t)n >= sizeof line)
 		n = 0;
 	va_start(ap, fmt);
 	vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
 	va_end(ap);
-	bench_progress_hook();
+	cli_progress_hook();
 	fprintf(stderr, "\r\033[K%s", line);
-	bench_progress_by = getpid();
+	cli_progress_by = getpid();
 }
 
-void bench_progress_done(void)
+void cli_progress_done(void)
 {
-	if (bench_progress_on > 0)
+	if (cli_progress_on > 0)
 		fputs("\r\033[K", stderr);
-	bench_progress_by = 0;
+	cli_progress_by = 0;
 }

@@ -574,29 +574,29 @@ void env_csv_fields(FILE *out)
 		if (!strncmp(*e, "MALLOC_", 7) && strncmp(*e, "MALLOC_LABS_", 12) && n < sizeof menv)
 			n += (size_t)snprintf(menv + n, sizeof menv - n, "%s%s", n ? " " : "", *e);
 	fprintf(out, ",%s,", gnu_get_libc_version());
-	bench_csv_str(out, env_thp(thp, sizeof thp));
+	cli_csv_str(out, env_thp(thp, sizeof thp));
 	fputc(',', out);
-	bench_csv_str(out, env_mthp(mthp, sizeof mthp));
+	cli_csv_str(out, env_mthp(mthp, sizeof mthp));
 	fprintf(out, ",%ld,%d,", sysconf(_SC_PAGESIZE), env_read_faults_per_page());
-	bench_csv_str(out, getenv("GLIBC_TUNABLES") ? getenv("GLIBC_TUNABLES") : "");
+	cli_csv_str(out, getenv("GLIBC_TUNABLES") ? getenv("GLIBC_TUNABLES") : "");
 	fputc(',', out);
-	bench_csv_str(out, menv);
+	cli_csv_str(out, menv);
 	fputc(',', out);
-	bench_csv_str(out, getenv("LD_PRELOAD") ? getenv("LD_PRELOAD") : "");
+	cli_csv_str(out, getenv("LD_PRELOAD") ? getenv("LD_PRELOAD") : "");
 	fputc(',', out);
-	bench_csv_str(out, env_malloc_owner());
+	cli_csv_str(out, env_malloc_owner());
 	fputc(',', out);
-	bench_csv_str(out, env_compiler());
+	cli_csv_str(out, env_compiler());
 	fprintf(out, ",%d,", env_build.optimised);
-	bench_csv_str(out, env_build.kit);
+	cli_csv_str(out, env_build.kit);
 }
 
-/* bench_getopt() for a lab: it also answers --env, with the check above on
+/* cli_getopt() for a lab: it also answers --env, with the check above on
  * stdout and exit 0, so a student can see the machine without a run. */
 int env_getopt(int argc, char **argv, const char *shortopts,
 		      const struct option *longopts, void (*usage)(FILE *))
 {
-	int c = bench_getopt(argc, argv, shortopts, longopts, usage);
+	int c = cli_getopt(argc, argv, shortopts, longopts, usage);
 
 	if (c == ENV_OPT_ENV) {
 		env_print_header(stdout);

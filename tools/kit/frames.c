@@ -52,7 +52,7 @@ void usage(FILE *out)
 		"                      next frame from the heap) on this glibc and page size\n"
 		"      --env           print the environment check and exit\n"
 		"  -h, --help          this text\n",
-		bench_prog, defaults.frames, defaults.size);
+		cli_prog, defaults.frames, defaults.size);
 }
 
 /* Frame sizes for --vary: size +/- vary, a multiple of 8, fixed seed so
@@ -582,10 +582,10 @@ struct options parse_options(int argc, char **argv)
 {
 	enum { OPT_ALLOC = 256, OPT_TUNE, OPT_VARY, OPT_NO_THP, OPT_STATS, OPT_TRIM, OPT_EDGE };
 	static const struct option longopts[] = {
-		BENCH_OPT_COUNT("frames"),
+		CLI_OPT_COUNT("frames"),
 		{ "alloc", required_argument, NULL, OPT_ALLOC },
 		{ "tune", no_argument, NULL, OPT_TUNE },
-		BENCH_OPT_SIZE,
+		CLI_OPT_SIZE,
 		{ "vary", required_argument, NULL, OPT_VARY },
 		{ "no-thp", no_argument, NULL, OPT_NO_THP },
 		{ "stats", no_argument, NULL, OPT_STATS },
@@ -600,24 +600,24 @@ struct options parse_options(int argc, char **argv)
 	while ((c = env_getopt(argc, argv, ":n:s:h", longopts, usage)) != -1) {
 		switch (c) {
 		case 'n':
-			if (bench_parse_u64(optarg, 1, MAX_FRAMES, &v))
+			if (cli_parse_u64(optarg, 1, MAX_FRAMES, &v))
 				bad_usage(usage, "--frames wants a whole number from 1 to %u, not '%s'",
 					  MAX_FRAMES, optarg);
 			o.frames = (unsigned)v;
 			break;
 		case OPT_ALLOC:
-			k = bench_name_index(model_alloc_names, MODEL_ALLOCS, optarg);
+			k = cli_name_index(model_alloc_names, MODEL_ALLOCS, optarg);
 			if (k < 0)
 				bad_usage(usage, "--alloc wants calloc, malloc, memset, once or frame, not '%s'", optarg);
 			o.alloc = (enum alloc_kind)k;
 			break;
 		case OPT_TUNE: o.tune = 1; break;
 		case 's':
-			if (bench_parse_size(optarg, WIDTH * sizeof(uint64_t), 1ull << 36, &o.size))
+			if (cli_parse_size(optarg, WIDTH * sizeof(uint64_t), 1ull << 36, &o.size))
 				bad_usage(usage, "--size wants bytes from 30720 (one row) to 64G, e.g. 63M, not '%s'", optarg);
 			break;
 		case OPT_VARY:
-			if (bench_parse_size(optarg, 0, 1ull << 36, &o.vary))
+			if (cli_parse_size(optarg, 0, 1ull << 36, &o.vary))
 				bad_usage(usage, "--vary wants bytes, e.g. 1536K, not '%s'", optarg);
 			break;
 		case OPT_NO_THP: o.no_thp = 1; break;
@@ -627,7 +627,7 @@ struct options parse_options(int argc, char **argv)
 		case OPT_EDGE: o.edge = 1; break;
 		}
 	}
-	bench_no_arguments(usage, argc, argv);
+	cli_no_arguments(usage, argc, argv);
 	o.size &= ~(uint64_t)7;   /* whole pixels */
 	/* A 32-bit build cannot address a 3 GiB frame: say so rather than
 	 * let size_t wrap and render a 0-byte frame. */

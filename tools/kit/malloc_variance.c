@@ -34,7 +34,7 @@ static const struct options defaults = {
 
 static void usage(FILE *f)
 {
-	int indent = (int)strlen(bench_prog) + 8;     /* under "[MODE]" */
+	int indent = (int)strlen(cli_prog) + 8;     /* under "[MODE]" */
 
 	fprintf(f,
 "usage: %s [MODE] [--iters N] [--threads N] [--hist | --csv]\n"
@@ -56,7 +56,7 @@ static void usage(FILE *f)
 "                    inherits the allocator state the previous rows left\n"
 "      --self-test   check the pool hands out distinct, reusable blocks\n"
 "      --env         print the environment check and exit\n"
-"  -h, --help        this text\n", bench_prog, indent, "", bench_prog, defaults.iters,
+"  -h, --help        this text\n", cli_prog, indent, "", cli_prog, defaults.iters,
 		MAX_THREADS, defaults.threads);
 }
 
@@ -144,7 +144,7 @@ int pool_self_test(int csv, const struct pool_test *t)
 		printf("self_test,blocks,block_bytes,failure\n%s,64,64,%s\n", why ? "fail" : "ok",
 		       why ? why : "");
 		if (why)      /* for a run that records only stderr and the status */
-			fprintf(stderr, "%s: pool self-test: FAIL %s\n", bench_prog, why);
+			fprintf(stderr, "%s: pool self-test: FAIL %s\n", cli_prog, why);
 	} else if (why)
 		printf("  pool self-test:  FAIL %s\n", why);
 	else
@@ -493,8 +493,8 @@ struct options parse_options(int argc, char **argv)
 {
 	enum { OPT_HIST = 256, OPT_QUANTILES, OPT_MLOCK, OPT_HISTORY, OPT_SELF_TEST };
 	static const struct option longopts[] = {
-		BENCH_OPT_COUNT("iters"),
-		BENCH_OPT_THREADS,
+		CLI_OPT_COUNT("iters"),
+		CLI_OPT_THREADS,
 		{ "hist",      no_argument,       NULL, OPT_HIST },
 		{ "quantiles", no_argument,       NULL, OPT_QUANTILES },
 		{ "mlock",     no_argument,       NULL, OPT_MLOCK },
@@ -511,13 +511,13 @@ struct options parse_options(int argc, char **argv)
 	while ((c = env_getopt(argc, argv, ":n:t:h", longopts, usage)) != -1) {
 		switch (c) {
 		case 'n':
-			if (bench_parse_u64(optarg, 1, MAX_ITERS, &v))
+			if (cli_parse_u64(optarg, 1, MAX_ITERS, &v))
 				bad_usage(usage, "--iters wants a whole number from 1 to %u, not '%s'",
 					  MAX_ITERS, optarg);
 			o.iters = v;
 			break;
 		case 't':
-			if (bench_parse_u64(optarg, 1, MAX_THREADS, &v))
+			if (cli_parse_u64(optarg, 1, MAX_THREADS, &v))
 				bad_usage(usage, "--threads wants a whole number from 1 to %d, not '%s'",
 					  MAX_THREADS, optarg);
 			o.threads = (unsigned)v;
@@ -595,7 +595,7 @@ void print_mlock(const struct options *o, int err)
 	       "%s                   (RLIMIT_MEMLOCK: %s: `ulimit -l`; root can lift it)\n",
 	       csv_output(o) ? "# " : "", strerror(err), csv_output(o) ? "# " : "", lim);
 	fprintf(stderr, "%s: --mlock: mlockall failed: %s; the numbers are for unlocked memory\n",
-		bench_prog, strerror(err));
+		cli_prog, strerror(err));
 }
 
 /* ------------------------------------------------------------- the run */
@@ -662,7 +662,7 @@ void measure_rows(const struct options *o, struct run *run)
 			run->mlock_err = run->res[i].mlock_errno;
 			mlock_reported = 1;
 		}
-		bench_progress_done();
+		cli_progress_done();
 		if (per_thread)
 			per_thread_stats(o, run->tpn, tst);
 		compute_stats(samples, nsamples, run->tpn, &run->st[i]);

@@ -53,7 +53,7 @@ void usage(FILE *out)
 		"      --env         print the environment check and exit\n"
 		"  -h, --help        this text\n"
 		"ALLOC_LIBDIR=DIR looks for the allocators' libraries in DIR only.\n",
-		bench_prog, bench_prog, defaults.runs, MAX_RUNS, advice_min_runs, defaults.timeout,
+		cli_prog, cli_prog, defaults.runs, MAX_RUNS, advice_min_runs, defaults.timeout,
 		PACK_MIN_BYTES >> 10, (PACK_MIN_BYTES << PACK_OCTAVES) >> 20,
 		defaults.blocks, MAX_BLOCKS, defaults.seed);
 }
@@ -62,7 +62,7 @@ static unsigned count_option(const char *s, const char *name, uint64_t min, uint
 {
 	uint64_t v;
 
-	if (bench_parse_u64(s, min, max, &v))
+	if (cli_parse_u64(s, min, max, &v))
 		bad_usage(usage, "--%s wants a whole number from %" PRIu64 " to %" PRIu64
 			  ", not '%s'", name, min, max, s);
 	return (unsigned)v;
@@ -74,7 +74,7 @@ struct options parse_options(int argc, char **argv)
 {
 	enum { OPT_TIMEOUT = 256, OPT_NO_STRACE, OPT_KEEP, OPT_PACK, OPT_BLOCKS, OPT_SEED };
 	static const struct option longopts[] = {
-		BENCH_OPT_COUNT("runs"),
+		CLI_OPT_COUNT("runs"),
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "no-strace", no_argument, NULL, OPT_NO_STRACE },
 		{ "keep", required_argument, NULL, OPT_KEEP },
@@ -94,12 +94,12 @@ struct options parse_options(int argc, char **argv)
 		case OPT_KEEP: o.keep = optarg; break;
 		case OPT_PACK: o.pack = 1; break;
 		case OPT_BLOCKS: o.blocks = count_option(optarg, "blocks", 0, MAX_BLOCKS); break;
-		case OPT_SEED: o.seed = bench_seed_option(usage, optarg); break;
+		case OPT_SEED: o.seed = cli_seed_option(usage, optarg); break;
 		case ENV_OPT_CSV: o.output = OUTPUT_CSV; break;
 		}
 	}
 	if (o.pack)
-		bench_no_arguments(usage, argc, argv);
+		cli_no_arguments(usage, argc, argv);
 	else if (optind >= argc)
 		bad_usage(usage, "no command: give one after --");
 	return o;
@@ -479,7 +479,7 @@ static void child(const struct job *j, const char *path, char *const *argv, char
 	if (dup2(j->stdin_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(j->err_fd, 2) < 0)
 		_exit(127);
 	execve(path, argv, env);
-	fprintf(stderr, "%s: cannot run %s: %s\n", bench_prog, path, strerror(errno));
+	fprintf(stderr, "%s: cannot run %s: %s\n", cli_prog, path, strerror(errno));
 	_exit(127);
 }
 
@@ -631,7 +631,7 @@ void trace_rows(struct job *j, const struct options *o, struct row *rows, size_t
 
 		if (rows[i].skip[0] || rows[i].failed)
 			continue;
-		bench_progress(1, "under strace: %s", rows[i].p->name);
+		cli_progress(1, "under strace: %s", rows[i].p->name);
 		memcpy(argv, fixed, sizeof fixed);
 		if (rows[i].setting[0]) {
 			argv[k++] = "-E";
@@ -951,7 +951,7 @@ static void print_csv(const struct row *rows, size_t n, const struct options *o,
 		const struct row *w = &rows[i];
 
 		printf("%s,", w->p->name);
-		bench_csv_str(stdout, w->setting);
+		cli_csv_str(stdout, w->setting);
 		if (w->skip[0] || w->failed)
 			printf(",%u,,,,,,,,%u,,,,,,", w->skip[0] ? 0 : o->runs, w->failed);
 		else
@@ -963,7 +963,7 @@ static void print_csv(const struct row *rows, size_t n, const struct options *o,
 			printf("%ld,%ld,%ld,%ld,", w->calls[0], w->calls[1], w->calls[2], w->calls[3]);
 		else if (!w->skip[0] && !w->failed)
 			printf(",,,,");
-		bench_csv_str(stdout, w->skip);
+		cli_csv_str(stdout, w->skip);
 		env_csv_fields(stdout);
 		putchar('\n');
 	}

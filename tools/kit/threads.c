@@ -56,7 +56,7 @@ static void usage(FILE *out)
 		"At most %llu live blocks in all (SIZE/3 bytes each on average).\n"
 		"SIZE and BYTES take K, M or G (KiB, MiB, GiB).  Example:\n"
 		"  %s --mode pre25 1280000 2000 2\n",
-		bench_prog, defaults.live, defaults.seed, MAX_BLOCKS, bench_prog);
+		cli_prog, defaults.live, defaults.seed, MAX_BLOCKS, cli_prog);
 }
 
 /* request_size()'s mean (threads.c): SIZE x u^2 has mean SIZE/3. */
@@ -455,7 +455,7 @@ void print_csv(const struct options *o, const struct policy *p,
  * want a digit first: a blank, a tab or a sign is refused. */
 static int parse_number(const char *s, uint64_t min, uint64_t max, int sized, uint64_t *v)
 {
-	return sized ? bench_parse_size(s, min, max, v) : bench_parse_u64(s, min, max, v);
+	return sized ? cli_parse_size(s, min, max, v) : cli_parse_u64(s, min, max, v);
 }
 
 static uint64_t positional(const char *s, const char *what, uint64_t min, uint64_t max,
@@ -494,7 +494,7 @@ struct options parse_options(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "mode", required_argument, NULL, OPT_MODE },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-		BENCH_OPT_LIVE,
+		CLI_OPT_LIVE,
 		{ "weak", no_argument, NULL, OPT_WEAK },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "fixed", no_argument, NULL, OPT_FIXED },
@@ -504,11 +504,11 @@ struct options parse_options(int argc, char **argv)
 	struct options o = defaults;
 	int c, k;
 
-	bench_numbers_hint = "SIZE, COUNT and THREADS are whole numbers from 1";
+	cli_numbers_hint = "SIZE, COUNT and THREADS are whole numbers from 1";
 	while ((c = env_getopt(argc, argv, ":l:h", longopts, usage)) != -1) {
 		switch (c) {
 		case OPT_MODE:
-			k = bench_name_index(mode_names, N_MODES, optarg);
+			k = cli_name_index(mode_names, N_MODES, optarg);
 			if (k < 0)
 				bad_usage(usage, "--mode wants pre25, default or tuned, not '%s'", optarg);
 			o.mode = (enum mode)k;
@@ -523,7 +523,7 @@ struct options parse_options(int argc, char **argv)
 			if (parse_number(optarg, 1, 1ull << 40, 1, &o.live))
 				bad_usage(usage, "--live wants bytes from 1 to 1024G, e.g. 490M, not '%s'", optarg);
 			break;
-		case OPT_SEED: o.seed = bench_seed_option(usage, optarg); break;
+		case OPT_SEED: o.seed = cli_seed_option(usage, optarg); break;
 		case OPT_WEAK: o.weak = 1; break;
 		case OPT_FIXED: o.fixed = 1; break;
 		case OPT_STATS: o.stats = 1; break;

@@ -50,7 +50,7 @@ static void usage(FILE *out)
 		"      --env           print the environment check and exit\n"
 		"  -h, --help          this text\n"
 		"BYTES take K, M or G (KiB, MiB, GiB).\n",
-		bench_prog, defaults.bytes >> 20, defaults.reps, bench_prog);
+		cli_prog, defaults.bytes >> 20, defaults.reps, cli_prog);
 }
 
 /* "W,R": two CPUs this process may run on. */
@@ -65,8 +65,8 @@ static void parse_cpus(const char *s, struct options *o)
 		bad_usage(usage, "--cpus wants two CPU numbers W,R, e.g. 0,1, not '%s'", s);
 	memcpy(first, s, (size_t)(comma - s));
 	first[comma - s] = '\0';
-	if (bench_parse_u64(first, 0, CPU_SETSIZE - 1, &w) ||
-	    bench_parse_u64(comma + 1, 0, CPU_SETSIZE - 1, &r))
+	if (cli_parse_u64(first, 0, CPU_SETSIZE - 1, &w) ||
+	    cli_parse_u64(comma + 1, 0, CPU_SETSIZE - 1, &r))
 		bad_usage(usage, "--cpus wants two CPU numbers W,R, e.g. 0,1, not '%s'", s);
 	if (sched_getaffinity(0, sizeof allowed, &allowed))
 		die("sched_getaffinity");
@@ -82,9 +82,9 @@ struct options parse_options(int argc, char **argv)
 	enum { OPT_BYTES = 256, OPT_ALIGN, OPT_CPUS, OPT_READ };
 	static const struct option longopts[] = {
 		{ "bytes", required_argument, NULL, OPT_BYTES },
-		BENCH_OPT_SIZE,
+		CLI_OPT_SIZE,
 		{ "align", required_argument, NULL, OPT_ALIGN },
-		BENCH_OPT_COUNT("reps"),
+		CLI_OPT_COUNT("reps"),
 		{ "cpus", required_argument, NULL, OPT_CPUS },
 		{ "read", required_argument, NULL, OPT_READ },
 		ENV_OPTIONS_END,
@@ -96,33 +96,33 @@ struct options parse_options(int argc, char **argv)
 	while ((c = env_getopt(argc, argv, ":s:n:h", longopts, usage)) != -1) {
 		switch (c) {
 		case OPT_BYTES:
-			if (bench_parse_size(optarg, 1, 1ull << 40, &o.bytes))
+			if (cli_parse_size(optarg, 1, 1ull << 40, &o.bytes))
 				bad_usage(usage, "--bytes wants bytes from 1 to 1T, e.g. 256M, not '%s'", optarg);
 			break;
 		case 's':
-			if (bench_parse_size(optarg, 16, 64u << 20, &o.size))
+			if (cli_parse_size(optarg, 16, 64u << 20, &o.size))
 				bad_usage(usage, "--size wants bytes from 16 to 64M, e.g. 16K, not '%s'", optarg);
 			break;
 		case OPT_ALIGN:
-			o.align = bench_name_index(align_names, N_ALIGN, optarg);
+			o.align = cli_name_index(align_names, N_ALIGN, optarg);
 			if (o.align < 0)
 				bad_usage(usage, "--align wants malloc, page, page+1, page+8 or page+16,"
 				  " not '%s'", optarg);
 			break;
 		case 'n':
-			if (bench_parse_u64(optarg, 1, MAX_REPS, &v))
+			if (cli_parse_u64(optarg, 1, MAX_REPS, &v))
 				bad_usage(usage, "--reps wants a whole number from 1 to %d, not '%s'", MAX_REPS, optarg);
 			o.reps = (unsigned)v;
 			break;
 		case OPT_CPUS: parse_cpus(optarg, &o); break;
 		case OPT_READ:
-			if (bench_parse_size(optarg, 1, 1ull << 40, &o.read_only))
+			if (cli_parse_size(optarg, 1, 1ull << 40, &o.read_only))
 				bad_usage(usage, "--read wants bytes from 1 to 1T, e.g. 1G, not '%s'", optarg);
 			break;
 		case ENV_OPT_CSV: o.output = OUTPUT_CSV; break;
 		}
 	}
-	bench_no_arguments(usage, argc, argv);
+	cli_no_arguments(usage, argc, argv);
 	if (o.read_only && (o.size || o.align >= 0 || o.writer_cpu >= 0))
 		bad_usage(usage, "--read only reads stdin: it takes no --size, --align or --cpus");
 	return o;
@@ -176,7 +176,7 @@ uint64_t drain(int fd, uint64_t limit, uint64_t *reads, double *first_byte_at)
 		got += (uint64_t)n;
 		(*reads)++;
 		if (limit && (*reads & 0xfff) == 0)   /* --read: the only process */
-			bench_progress(0, "read %" PRIu64 " MiB of %" PRIu64, got >> 20, limit >> 20);
+			cli_progress(0, "read %" PRIu64 " MiB of %" PRIu64, got >> 20, limit >> 20);
 	}
 	return got;
 }
@@ -191,7 +191,7 @@ void show_run(uint64_t size, int align, unsigned k, unsigned reps)
 {
 	snprintf(run_label, sizeof run_label, "%" PRIu64 " B writes, %s, run %u of %u",
 		 size, align_names[align], k + 1, reps);
-	bench_progress(1, "%s", run_label);
+	cli_progress(1, "%s", run_label);
 }
 
 static int cmp_seconds(const void *a, const void *b)
@@ -235,7 +235,7 @@ void flush_stdout(void)
 {
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return;
-	fprintf(stderr, "%s: write error: %s\n", bench_prog, strerror(errno ? errno : EIO));
+	fprintf(stderr, "%s: write error: %s\n", cli_prog, strerror(errno ? errno : EIO));
 	_exit(1);
 }
 
@@ -247,7 +247,7 @@ void stop_if_stdout_gone(void)
 	struct pollfd p = { .fd = STDOUT_FILENO, .events = 0 };
 
 	if (poll(&p, 1, 0) == 1 && (p.revents & POLLERR)) {
-		fprintf(stderr, "%s: write error: %s\n", bench_prog, strerror(EPIPE));
+		fprintf(stderr, "%s: write error: %s\n", cli_prog, strerror(EPIPE));
 		_exit(1);
 	}
 }
@@ -332,7 +332,7 @@ static void print_csv_rows(const struct options *o, const struct row *w)
 		const struct run *r = &w->runs[k];
 
 		printf("%" PRIu64 ",", w->size);
-		bench_csv_str(stdout, align_names[w->align]);   /* RFC 4180 */
+		cli_csv_str(stdout, align_names[w->align]);   /* RFC 4180 */
 		printf(",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 		       ",%" PRIu64 ",%" PRIu64 ",%.6f,%.3f,%d,%d",
 		       w->addr_mod, k + 1, r->written, r->read,
@@ -470,7 +470,7 @@ void read_stdin(const struct options *o)
 
 	got = drain(STDIN_FILENO, o->read_only, &reads, &t0);
 	t1 = bench_now();
-	bench_progress_done();
+	cli_progress_done();
 	sleeps = voluntary_switches() - sleeps0;
 	if (got < o->read_only)
 		die("stdin ended after %" PRIu64 " of %" PRIu64 " bytes", got, o->read_only);

@@ -176,7 +176,7 @@ static void bad_input(const struct table *t, size_t line, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: %s", bench_prog, t->name);
+	fprintf(stderr, "%s: %s", cli_prog, t->name);
 	if (line)
 		fprintf(stderr, ":%zu", line);
 	fprintf(stderr, ": ");
@@ -1250,13 +1250,13 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "dodge",  required_argument, NULL, O_DODGE },
 		{ "width",  required_argument, NULL, O_WIDTH },
 		{ "height", required_argument, NULL, O_HEIGHT },
-		BENCH_OPTIONS_END,
+		CLI_OPTIONS_END,
 	};
 	uint64_t v;
 	int c;
 
 	*o = (struct options){ .file = "-", .width = 960, .height = 600 };
-	while ((c = bench_getopt(argc, argv, ":h", opts, usage)) != -1) {
+	while ((c = cli_getopt(argc, argv, ":h", opts, usage)) != -1) {
 		switch (c) {
 		case O_X: o->x = optarg; break;
 		case O_Y: o->y = optarg; break;
@@ -1300,17 +1300,17 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case O_LOGX2: o->logx = o->log2x = 1; break;
 		case O_ALSO: split_pair(optarg, "--also", &o->also, &o->also_label); break;
 		case O_DODGE:
-			if (bench_parse_u64(optarg, 0, 20, &v))
+			if (cli_parse_u64(optarg, 0, 20, &v))
 				bad_usage(usage, "--dodge wants 0 to 20 pixels, not '%s'", optarg);
 			o->dodge = (double)v;
 			break;
 		case O_WIDTH:
-			if (bench_parse_u64(optarg, 320, 4000, &v))
+			if (cli_parse_u64(optarg, 320, 4000, &v))
 				bad_usage(usage, "--width wants 320 to 4000 pixels, not '%s'", optarg);
 			o->width = (unsigned)v;
 			break;
 		case O_HEIGHT:
-			if (bench_parse_u64(optarg, 240, 4000, &v))
+			if (cli_parse_u64(optarg, 240, 4000, &v))
 				bad_usage(usage, "--height wants 240 to 4000 pixels, not '%s'", optarg);
 			o->height = (unsigned)v;
 			break;
@@ -1680,7 +1680,7 @@ int main(int argc, char **argv)
 {
 	static struct plot p;
 
-	bench_start("plot");
+	cli_start("plot");
 	parse_args(argc, argv, &p.o);
 	read_points(&p);
 	build_axes(&p);
@@ -1691,6 +1691,6 @@ int main(int argc, char **argv)
 	printf("</svg>\n");
 	if (p.dropped)
 		fprintf(stderr, "%s: %zu point%s at or below zero not drawn on a log axis\n",
-			bench_prog, p.dropped, p.dropped == 1 ? "" : "s");
+			cli_prog, p.dropped, p.dropped == 1 ? "" : "s");
 	return 0;
 }
