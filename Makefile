@@ -157,8 +157,9 @@ endef
 $(eval $(call kit_lib,build,$$(CC),$$(CFLAGS) $$(call m32_inc,$$(CC) $$(CFLAGS))))
 $(call lab_units,)
 
-# Each lab is one .c file plus the shared headers, linked with the kit's
-# library.  The recipe is echoed on purpose: the flags are part of what a
+# Each lab is one .c file plus the shared headers, linked with its own
+# instruments (build/kit/LAB.o, where tools/kit/LAB.c is one) and the
+# kit's library.  The recipe is echoed on purpose: the flags are part of what a
 # student should see.  -ldl: dladdr() (tools/kit/env.c) lives in libdl
 # before glibc 2.34.
 %: %.c $(HEADERS) build/kit/libkit.a build/kit-rev build/flags

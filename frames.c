@@ -23,7 +23,7 @@
  * tune_allocator() (an exercise), main().  What measures and reports is
  * the kit's: tools/kit/frames.c, declared in tools/include/frames.h.
  */
-#include "tools/include/bench.h"    /* the TSC, getrusage, percentiles */
+#include "tools/include/bench.h"    /* the clock, getrusage */
 #include "tools/include/work.h"     /* the sink: the work is not optimised away */
 #include "tools/include/frames.h"   /* the kit: options, prediction, report */
 

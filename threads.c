@@ -38,7 +38,7 @@
  *        per page written in a block that came straight from mmap), sys
  *        time, and time per request at 1 thread and at N threads.
  */
-#include "tools/include/bench.h"     /* the TSC, getrusage */
+#include "tools/include/bench.h"     /* the clock, getrusage */
 #include "tools/include/work.h"      /* random sizes, threads and their gate, the sink */
 #include "tools/include/threads.h"   /* options, the policy, the geometry, report */
 

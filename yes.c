@@ -24,7 +24,7 @@
  *        (alignment), "malloc %page" (where malloc's buffers really start),
  *        and "sleeps": how often writer and reader blocked on the pipe.
  */
-#include "tools/include/bench.h"   /* the TSC, getrusage, percentiles */
+#include "tools/include/bench.h"   /* the clock */
 #include "tools/include/yes.h"     /* options, tables, --read, reports, CSV */
 
 #include <malloc.h>      /* memalign(), valloc(): what page_buffer() may call */

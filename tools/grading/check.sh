@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# tools/grading/check.sh - make check: the exercises (the code between the
-# markers of tools/lib/exercise.awk) measured on this machine.  It runs
-# the rows of tools/grading/steps that grade an exercise (tools/submit.sh
-# with MALLOC_LABS_STEPS=exercise: the same commands, the same records)
-# and grades them with tools/grading/grade.awk (MODE=check): every count
-# against the kit's first-principles model, never a time.  One line a
-# check, then a line an exercise and Score: N/M.
-# Knobs (environment): FRAMES SCALE VARIANCE_ITERS COUNT_LARGE BYTES, as
-# make submit's (tools/grading/knobs); CHECK_TIMEOUT a run, in seconds.
-#   --grade FILE   grade FILE, records make check wrote (tools/submit.sh
-#                  with MALLOC_LABS_STEPS=exercise), running nothing: how
-#                  tests/check.sh holds the grader to a doctored record
+# tools/grading/check.sh --grade FILE - make check's grade of the
+# exercises (the code between the markers of tools/lib/exercise.awk):
+# FILE holds the records of the rows of tools/grading/steps that grade an
+# exercise (tools/submit.sh with MALLOC_LABS_STEPS=exercise: the same
+# commands, the same records), and tools/grading/grade.awk (MODE=check)
+# grades them, running nothing: every count against the kit's
+# first-principles model, never a time.  One line a check, then a line an
+# exercise and Score: N/M.  Its callers: tools/grading/recheck.sh, which
+# is make check (it makes the runs, then grades them here), and
+# tests/check.sh (the grader held to a doctored record).
+# Without --grade it makes the runs itself first (tools/submit.sh, here,
+# with none of recheck.sh's rules or isolation): make check's old way,
+# which nothing calls now.  Its knobs (environment): FRAMES SCALE
+# VARIANCE_ITERS COUNT_LARGE BYTES, as make submit's
+# (tools/grading/knobs); CHECK_TIMEOUT a run, in seconds.
 # Exit: 0 full marks, 1 short of them, 2 the check itself could not run.
 set -u -o pipefail
 caller=$PWD

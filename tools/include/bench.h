@@ -1,7 +1,11 @@
 /*
  * tools/include/bench.h - the kit's bench header: timing, getrusage and
- * percentiles, and nothing else.  Header-only and static: each lab stays
- * one .c file built by one command, and unused parts cost nothing.
+ * percentiles, and nothing else.  Its code is here, static, compiled into
+ * each program and unit that includes it (the TSC's reads stay inline in
+ * the code they time; unused parts cost nothing), not into the kit's
+ * library: build/kit/libkit.a, which every lab links (with its own
+ * instruments, tools/kit/LAB.c), holds the rest of the kit's code, the
+ * command line, the environment check and the model.
  *   bench_usage_*()          getrusage snapshots and deltas (faults, RSS, CPU)
  *   bench_now()              monotonic wall clock in seconds
  *   bench_tsc_*()            serialised cycle counter, calibrated to ns

@@ -29,7 +29,7 @@
 #define _GNU_SOURCE 1
 #endif
 #include "tunables.h"
-#if defined(__linux__) && defined(__GLIBC__)   /* else bench.h said why */
+#if defined(__linux__) && defined(__GLIBC__)   /* else cli.h said why */
 
 #include <dirent.h>
 #include <dlfcn.h>

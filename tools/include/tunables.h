@@ -21,7 +21,7 @@
 #define _GNU_SOURCE 1
 #endif
 #include "bench.h"
-#if defined(__linux__) && defined(__GLIBC__)   /* else bench.h said why */
+#if defined(__linux__) && defined(__GLIBC__)   /* else cli.h said why */
 
 #include <fcntl.h>
 #include <gnu/libc-version.h>
