@@ -88,23 +88,17 @@ struct result {
 
 /* ------------------------------------------------------------- prediction */
 
+/* The model's replay of the loop (tools/include/model.h: the faults, the
+ * pages written first, the span, the frames on fresh pages and from mmap,
+ * the trims, the faults a fresh page takes, the pages kept), with what
+ * huge pages make of it. */
 struct prediction {
-	uint64_t faults;
-	int bound;               /* huge pages may back the frames: faults is an upper bound */
+	struct model_result m;   /* m.faults: with the huge pages' difference */
+	int bound;               /* huge pages may back the frames: m.faults is an upper bound */
 	const char *bound_why;   /* why it is a bound */
 	uint64_t huge;           /* the smallest huge page that could apply (0: none) */
 	uint64_t huge_pages;     /* huge pages modelled (the frames' aligned parts) */
 	uint64_t huge_headers;   /* of them, those a chunk header writes first */
-	uint64_t span;           /* the largest mapping a frame lies in: its own, or the heap */
-	unsigned fresh_frames;   /* frames that ran mostly on pages never touched before */
-	unsigned mmap_frames;
-	unsigned trims;          /* times free() gave the heap's top back (sbrk(-n)) */
-	int per_page;            /* faults a fresh page of the frame takes: 1 when a fill
-				  * writes it first (memset, once, perturb), else what the
-				  * kernel charges a read, then a write: 2 or 1 */
-	uint64_t written_first;  /* pages written first though the frame is read first
-				  * (calloc's clear, chunk headers): 1 fault, not per_page */
-	uint64_t kept;           /* heap pages still mapped after the last trim */
 };
 
 /* ------------------------------------------------------- after the loop */

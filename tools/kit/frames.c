@@ -219,7 +219,7 @@ uint64_t threshold_edge(void)
  * start-up probe measured (tools/include/env.h, env_thp_probe): 2 where
  * the write allocates the huge page (6.13+), 1 + a fault a page where it
  * splits the huge zero page, 1 where the read allocates it.  Adds the
- * difference to pr->faults, and counts the huge pages.
+ * difference to pr->m.faults, and counts the huge pages.
  */
 static void add_huge_pages(struct prediction *pr, uint64_t off, unsigned frames,
 			   const struct model_chunk *c, uint64_t touched, int write_first)
@@ -234,13 +234,13 @@ static void add_huge_pages(struct prediction *pr, uint64_t off, unsigned frames,
 		if (lo >= hi)
 			break;
 		n = hi - lo;
-		base = lo == 0 ? 1 + (uint64_t)pr->per_page * (n - 1) : (uint64_t)pr->per_page * n;
+		base = lo == 0 ? 1 + (uint64_t)pr->m.per_page * (n - 1) : (uint64_t)pr->m.per_page * n;
 		cost = lo == 0 || write_first ? 1 : (uint64_t)env_thp_read_write_faults((long)n);
-		pr->faults = pr->faults + frames * cost - frames * base;
+		pr->m.faults = pr->m.faults + frames * cost - frames * base;
 		pr->huge_pages += frames;
 		if (lo == 0) {            /* the header's page is no base page now */
 			pr->huge_headers += frames;
-			pr->written_first -= pr->per_page > 1 ? frames : 0;
+			pr->m.written_first -= pr->m.per_page > 1 ? frames : 0;
 		}
 	}
 }
@@ -253,9 +253,9 @@ static const char *huge_pages_unmodelled(const struct prediction *pr, unsigned a
 {
 	if (pr->huge != env_thp_pmd_bytes())
 		return "smaller huge pages (mTHP) apply";
-	if (pr->mmap_frames < allocs)
+	if (pr->m.mmap_frames < allocs)
 		return "huge pages in the heap are not modelled";
-	if (w->overflow || w->total != pr->mmap_frames)
+	if (w->overflow || w->total != pr->m.mmap_frames)
 		return "the frames' addresses were not all seen";
 	if (env_thp_read_write_faults(1) < 0)
 		return "the THP probe found no huge page";
@@ -272,10 +272,9 @@ struct prediction predict_faults(const struct options *o, const struct model_pol
 	const int write_first = o->alloc == ALLOC_MEMSET || o->alloc == ALLOC_ONCE || pol->perturb;
 	const unsigned allocs = o->alloc == ALLOC_ONCE ? 1 : o->frames;
 	const struct model_run run = { size, (enum model_alloc)o->alloc, o->frames, 0, 0 };
-	struct model_result m;
 	struct prediction pr = { 0 };
 
-	switch (model_replay(&mc, pol, h, &run, &m)) {
+	switch (model_replay(&mc, pol, h, &run, &pr.m)) {
 	case MODEL_OK:
 		break;
 	case MODEL_TOO_MANY_RUNS:
@@ -283,16 +282,12 @@ struct prediction predict_faults(const struct options *o, const struct model_pol
 	case MODEL_TOO_LARGE:
 		die("the fault model cannot add up a frame of %" PRIu64 " bytes", size);
 	}
-	pr.faults = m.faults, pr.written_first = m.written_first, pr.span = m.span;
-	pr.kept = m.kept, pr.per_page = m.per_page;
-	pr.fresh_frames = (unsigned)m.fresh_frames, pr.mmap_frames = (unsigned)m.mmap_frames;
-	pr.trims = (unsigned)m.trims;
 	/* A huge page of H bytes needs an H-aligned run of H bytes inside one
 	 * mapping.  Where H is more than twice the largest mapping a frame
 	 * lies in (room for a neighbour merged into it), none fits: 512 MiB
 	 * pages never back a 63 MiB frame, and the count stays exact. */
 	pr.huge = smallest_huge_page(o, pol);
-	pr.bound = pr.huge && pr.huge <= 2 * pr.span;
+	pr.bound = pr.huge && pr.huge <= 2 * pr.m.span;
 	if (pr.bound && !(pr.bound_why = huge_pages_unmodelled(&pr, allocs, w))) {
 		pr.bound = 0;
 		for (int i = 0; i < w->n; i++)
@@ -338,8 +333,8 @@ static int explain_prediction(char lines[][96], const struct prediction *pr, uns
 	char size[24], span[24];
 	int n = 0;
 
-	snprintf(lines[n++], 96, "%u of %u frames on fresh pages, %u from mmap",
-		 pr->fresh_frames, frames, pr->mmap_frames);
+	snprintf(lines[n++], 96, "%lu of %u frames on fresh pages, %lu from mmap",
+		 pr->m.fresh_frames, frames, pr->m.mmap_frames);
 	if (pr->bound) {
 		snprintf(lines[n++], 96, "a bound: a huge page maps %s in one fault;",
 			 env_bytes_unit(pr->huge, size, sizeof size));
@@ -359,24 +354,24 @@ static int explain_prediction(char lines[][96], const struct prediction *pr, uns
 	} else if (pr->huge)
 		snprintf(lines[n++], 96, "no %s huge page fits in a %s mapping",
 			 env_bytes_unit(pr->huge, size, sizeof size),
-			 env_bytes_unit((pr->span + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1),
+			 env_bytes_unit((pr->m.span + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1),
 					span, sizeof span));
 	if (writer)
 		snprintf(lines[n++], 96, "%s1 a page: %s writes each page before a read",
 			 ends, writer);
-	else if (pr->per_page == 2)
+	else if (pr->m.per_page == 2)
 		snprintf(lines[n++], 96, "%s2 a page: a read maps the zero page, the write a copy",
 			 ends);
 	else
 		snprintf(lines[n++], 96, "%s1 a page: a read allocates here (no zero page)", ends);
-	if (pr->written_first)
+	if (pr->m.written_first)
 		snprintf(lines[n++], 96, "%" PRIu64 " page%s written first (%s): 1 each",
-			 pr->written_first, pr->written_first == 1 ? "" : "s",
-			 o->alloc == ALLOC_CALLOC && pr->mmap_frames < frames   /* mmap: no clear */
+			 pr->m.written_first, pr->m.written_first == 1 ? "" : "s",
+			 o->alloc == ALLOC_CALLOC && pr->m.mmap_frames < frames   /* mmap: no clear */
 			 ? "calloc's clear, headers" : "chunk headers");
-	if (pr->trims)
-		snprintf(lines[n++], 96, "free() trimmed the heap %u time%s, %" PRIu64 " pages kept",
-			 pr->trims, pr->trims == 1 ? "" : "s", pr->kept);
+	if (pr->m.trims)
+		snprintf(lines[n++], 96, "free() trimmed the heap %lu time%s, %" PRIu64 " pages kept",
+			 pr->m.trims, pr->m.trims == 1 ? "" : "s", pr->m.kept);
 	return n;
 }
 
@@ -501,10 +496,10 @@ void print_report(const struct options *o, const struct result *r,
 		int n = explain_prediction(why, pr, o->frames, o, pol);
 
 		if (pr->bound)
-			printf("  predicted:       %" PRIu64 " (upper bound)\n", pr->faults);
+			printf("  predicted:       %" PRIu64 " (upper bound)\n", pr->m.faults);
 		else
 			printf("  predicted:       %" PRIu64 " (exact within %d: the grader's tolerance)\n",
-			       pr->faults, MODEL_FAULT_TOLERANCE);
+			       pr->m.faults, MODEL_FAULT_TOLERANCE);
 		for (int i = 0; i < n; i++)
 			printf("  %-17s%s\n", i ? "" : "why:", why[i]);
 	}
@@ -553,7 +548,7 @@ void print_csv(const struct options *o, const struct result *r,
 	       o->tune, o->frames, o->size, o->vary, r->seconds, r->use.minflt,
 	       (double)r->use.minflt / o->frames);
 	if (predicted(o))
-		printf("%" PRIu64, pr->faults);
+		printf("%" PRIu64, pr->m.faults);
 	printf(",%s,%.0f,%" PRIu64 ",%" PRIu64 ",%u,%.3f,%.3f", prediction_kind(o, pr),
 	       r->use.maxrss_kib / 1024.0, r->corrupt, r->sampled, r->mmap_frames,
 	       r->use.user_s, r->use.sys_s);
