@@ -340,7 +340,8 @@ $(addprefix step,$(STEPS)): frames
 
 # demo-strace: Lab 1's completed program with glibc's default policy and
 # tuned, side by side for a projector: brk/mmap/munmap and page faults,
-# DEMO_FRAMES frames each.
+# DEMO_FRAMES frames each (at most frames' cap, MODEL_FRAMES_MAX:
+# tools/include/model.h).
 DEMO_FRAMES ?= 20
 .PHONY: demo-strace
 demo-strace: frames

@@ -216,7 +216,7 @@ static int kind_frames(struct request *q, char *out, size_t len)
 		if (alloc == (int)MODEL_ALLOCS)
 			return fail(q, "bad alloc", "");
 	}
-	if (need(q, "frames", 1, 1000000, &frames) || maybe(q, "tune", 0, 1, 0, &tune))
+	if (need(q, "frames", 1, MODEL_FRAMES_MAX, &frames) || maybe(q, "tune", 0, 1, 0, &tune))
 		return -1;
 	if (calls) {
 		char *dash = strchr(calls, '-');
@@ -225,7 +225,8 @@ static int kind_frames(struct request *q, char *out, size_t len)
 		if (!dash || dash - calls >= (long)sizeof first)
 			return fail(q, "bad calls", "");
 		snprintf(first, sizeof first, "%.*s", (int)(dash - calls), calls);
-		if (number(first, 1000000, &lo) || number(dash + 1, 1000000, &hi) || lo < 1 || lo > hi)
+		if (number(first, MODEL_FRAMES_MAX, &lo) || number(dash + 1, MODEL_FRAMES_MAX, &hi) ||
+		    lo < 1 || lo > hi)
 			return fail(q, "bad calls", "");
 	}
 	pol = policy(q);
@@ -300,7 +301,7 @@ static int kind_vary(struct request *q, char *out, size_t len)
 	uint64_t size, vary, n, off, pmin, pmax;
 
 	if (machine(q, 1, 0) || frame_size(q, "size", MODEL_FRAME_WIDTH * MODEL_PIXEL_BYTES, &size) ||
-	    frame_size(q, "vary", 0, &vary) || need(q, "frames", 1, 1000000, &n))
+	    frame_size(q, "vary", 0, &vary) || need(q, "frames", 1, MODEL_FRAMES_MAX, &n))
 		return -1;
 	size &= ~(uint64_t)(MODEL_PIXEL_BYTES - 1);
 	if (vary > size)

@@ -30,7 +30,7 @@
 #define WIDTH MODEL_FRAME_WIDTH      /* pixels per row */
 #define FRAME_BYTES MODEL_FRAME_BYTES
 #define SAMPLE_STRIDE MODEL_SAMPLE_STRIDE   /* check_frame() looks at every 8th pixel */
-#define MAX_FRAMES 1000000u
+#define MAX_FRAMES MODEL_FRAMES_MAX
 /* These two are tools/kit/frames.c's, kept among frames.c's macros: make
  * check refuses a region that names one (tools/grading/recheck.sh). */
 #define MIB (1024.0 * 1024.0)

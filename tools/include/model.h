@@ -28,6 +28,10 @@
 #define MODEL_FRAME_BYTES ((uint64_t)MODEL_FRAME_WIDTH * MODEL_FRAME_HEIGHT * MODEL_PIXEL_BYTES)
 /* The frame check samples every 8th pixel: one pixel every 64 bytes. */
 #define MODEL_SAMPLE_STRIDE 8u
+/* The most frames a run makes (frames --frames) and the model replays
+ * (tools/grading/predict's frames= and calls=).  tools/labs/knobs, which
+ * awk reads, writes it again: Lab 1's FRAMES range. */
+#define MODEL_FRAMES_MAX 1000000u
 
 /* DEFAULT_MMAP_THRESHOLD_MIN (malloc.c): the threshold a process starts
  * with, and the one Lab 3's pre25 mode pins. */

@@ -9,7 +9,7 @@ set -u -o pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . tools/lib/lib.sh
 prog=demo-strace
-knob FRAMES 20 1 1000000
+knob FRAMES 20 1 1000000   # the most: frames' cap, MODEL_FRAMES_MAX (tools/include/model.h)
 need_built frames
 leftover_settings "the default column"
 
