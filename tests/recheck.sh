@@ -48,7 +48,9 @@ kit-macro|frames.c|lab1.tune_allocator|static void tune_allocator(int verbose) {
 open-comment|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return malloc_trim(0); } /*|line 1: a comment never closed
 open-string|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return \"x; }|line 1: a string never closed
 dollar|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { int a\$b = 0; return a\$b; }|a character C does not use outside strings
-kit-clash|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return malloc_trim(0); }\nstatic void usage(void) { }|the kit's program does not compile with it
+kit-clash|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return malloc_trim(0); }\nstatic void usage(void) { }|it defines usage, a name the kit's program uses: name yours otherwise
+kit-name|arenas.c|lab6.give_memory_back|static double kib(unsigned long b) { return b / 1024.0; }\nstatic int give_memory_back(void) { return malloc_trim(0) + (kib(0) > 0); }|it defines kib, a name the kit's program uses: name yours otherwise
+kit-type|arenas.c|lab6.give_memory_back|struct options { int mine; };\nstatic int give_memory_back(void) { return malloc_trim(0); }|the kit's program does not compile with it
 system|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return system(\"true\") + malloc_trim(0); }|it uses system, which lab6.give_memory_back may not
 fork|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return fork() + malloc_trim(0); }|it uses fork, which lab6.give_memory_back may not
 mprotect|malloc_variance.c|lab2.pool|static int pool_init(struct pool *pl, size_t block, size_t count) { (void)pl; return mprotect(0, block * count, PROT_READ); }|it uses mprotect, which lab2.pool may not
@@ -56,7 +58,7 @@ syscall|yes.c|lab5.page_buffer|static char *page_buffer(uint64_t size, uintptr_t
 no-region|arenas.c|lab6.none|static int give_memory_back(void) { return 1; }|has no region lab6.give_memory_back"
 # The quick tier: one row for each region, in one upload per file; make
 # test-all: every row, each its own upload.
-quick_rows="define close-early interposer"
+quick_rows="define close-early interposer kit-name"
 n=0
 while IFS='|' read -r name file region text want; do
 	[ "$TEST_TIER" != quick ] || [[ " $quick_rows " == *" $name "* ]] || continue
@@ -73,7 +75,7 @@ while IFS='|' read -r name file region text want; do
 		pass "recheck refuses $name: ${got#*|}"
 	else fail "recheck refuses $name" "exit $rc, want '$want': $(grep -A2 "${region/none/give}" "$TMP/$name.out" | head -n 3)"; fi
 done <<<"$ROWS"
-cmp_num "recheck: attack rows checked" "$n" -ge "$([ "$TEST_TIER" = quick ] && echo 3 || echo 22)"
+cmp_num "recheck: attack rows checked" "$n" -ge "$([ "$TEST_TIER" = quick ] && echo 4 || echo 24)"
 
 # An honest helper of its own and a function-local static are taken.
 upload "$TMP/up-helper" arenas.c lab6.give_memory_back \
@@ -194,7 +196,7 @@ awk -v r=lab1.new_frame '{ print } $0 == "/* BEGIN EXERCISE " r " */" { print "s
 spoil "$A" malloc_variance.c lab2.pool 'int pool_calls;'
 spoil "$A" threads.c lab3.thread_policy 'static int uses_harness(void) { return (int)page_bytes; }'
 spoil "$A" yes.c lab5.page_buffer 'static void kits_own(void) { extern uintptr_t page_bytes; page_bytes = 1; }'
-spoil "$A" arenas.c lab6.give_memory_back 'static void usage(void) { }'
+spoil "$A" arenas.c lab6.give_memory_back 'struct options { int mine; };'
 env "${KNOBS[@]}" $R "$A" >"$TMP/refused.out" 2>&1; rc=$?
 same=0 all=0 bad=
 while read -r r _; do

@@ -12,7 +12,9 @@
 # macro of the kit's own files, when it does not compile alone after what
 # tools/exercises/libc.uses (every region's: libc's names) and NAME.uses
 # (its own) let it name, when its object defines a global symbol or a
-# variable at file scope, calls what those two files do not list, or has a
+# variable at file scope, calls what those two files do not list, defines
+# a function under a name the kit's own objects define (nm: its program
+# outside the regions, its units; its stub's names aside), or has a
 # constructor's section, or when the kit's program does not compile with
 # it: so a refused region never scores above the stub, nor below it.  The
 # other exercises are graded as usual.  make check is this run with DIR
@@ -171,9 +173,48 @@ refuse_why() {
 		$2 ~ /^[A-Z]$/ { print "it defines " $1 " for the whole program: make it static"; exit }
 		{ print "it defines " $1 " outside its functions (a variable at file scope): make it a static inside the function"; exit }' R="$r")
 	[ -z "$line" ] || { echo "$line"; return; }
+	# A function it defines under a name the kit's program has (kit_names),
+	# but those of its stub: there the kit's and its own would clash.
+	sym=$(nm -P --defined-only "$T/$r.o" | awk '$1 !~ /\./ { print $1 }' | sort -u |
+		comm -12 - "$T/names/$f.names" | comm -23 - "$T/names/$r.stub" | head -n 1)
+	[ -z "$sym" ] || { echo "it defines $sym, a name the kit's program uses: name yours otherwise"; return; }
 	readelf -SW "$T/$r.o" | grep -q -E '\.(init_array|fini_array|preinit_array|ctors|dtors)' &&
 		{ echo "its object has a constructor's section"; return; }
 	return 0
+}
+
+# kit_names: $T/names/FILE.names, for each lab program FILE with a
+# region, every function and variable the kit's own objects define (nm):
+# FILE with each region its stub, its own unit (tools/kit/FILE) and the
+# library's units, compiled at -O0 so that none is inlined away; and
+# $T/names/NAME.stub, the names region NAME's stub writes (its functions
+# among them), which the region may define.  Status 1 when one of the
+# kit's files does not compile.
+kit_names() {
+	local f u n objs labs=" $(lab_programs | tr '\n' ' ') "
+	mkdir -p "$T/names" || return 1
+	for u in tools/kit/*.c; do
+		"$CC" -std=gnu11 -O0 -c -o "$T/names/unit.${u##*/}.o" "$u" >/dev/null 2>&1 &
+	done
+	for f in $(printf '%s\n' "$regions" | awk '!seen[$2]++ { print $2 }'); do
+		{ awk -v DO=stub -v STUBS=tools/exercises -f "$EX" "$f" >"$T/names/$f" &&
+		  "$CC" -std=gnu11 -O0 -c -I "$KIT" -o "$T/names/$f.o" "$T/names/$f"; } >/dev/null 2>&1 &
+	done
+	wait
+	for f in $(printf '%s\n' "$regions" | awk '!seen[$2]++ { print $2 }'); do
+		objs=("$T/names/$f.o")
+		for u in tools/kit/*.c; do
+			n=${u##*/}
+			[[ $labs == *" ${n%.c} "* ]] && [ "$n" != "$f" ] && continue
+			objs+=("$T/names/unit.$n.o")
+		done
+		ls "${objs[@]}" >/dev/null 2>&1 || return 1
+		nm -P --defined-only "${objs[@]}" | awk '$2 ~ /^[BbCDdGgiRrSsTtVvWw]$/ && $1 !~ /\./ { print $1 }' |
+			sort -u >"$T/names/$f.names" || return 1
+	done
+	while read -r r _; do
+		tools/grading/regioncheck --idents "tools/exercises/$r.c" | sort -u >"$T/names/$r.stub" || return 1
+	done <<<"$regions"
 }
 
 # take NAME FILE: the upload's region NAME spliced into W's FILE, which
@@ -191,11 +232,12 @@ take() {
 
 # In this kit (make check), a region's verdict is kept in build/verdicts/
 # under a checksum of all it depends on here (its program, whose headers'
-# the macros are, its .uses files, this checker, the compiler's name), so
-# that make check again after no change checks nothing again; and all of
-# them under one checksum of every program, so that then it costs one.
+# the macros are, the units and stubs whose names it may not define, its
+# .uses files, this checker, the compiler's name), so that make check
+# again after no change checks nothing again; and all of them under one
+# checksum of every program, so that then it costs one.
 verdict_key() {
-	cat "$@" tools/include/*.h tools/kit/*.c tools/exercises/libc.uses tools/lib/exercise.awk \
+	cat "$@" tools/include/*.h tools/kit/*.c tools/exercises/*.c tools/exercises/libc.uses tools/lib/exercise.awk \
 		tools/grading/recheck.sh tools/grading/regioncheck.c | cksum | sed "s|\$| $CC|"
 }
 [ $own = 0 ] || all_key=$(verdict_key $(lab_programs | sed 's/$/.c/') tools/exercises/*.uses)
@@ -203,6 +245,7 @@ if [ $own = 1 ] && [ "$(head -n 1 build/verdicts/all 2>/dev/null)" = "$all_key" 
 	tail -n +2 build/verdicts/all >"$T/alone"
 else
 	make -s tools/grading/regioncheck >&2 || die "tools/grading/regioncheck does not build"
+	kit_names || die "the kit's own files do not compile (with $CC -O0)"
 	progress "checking the regions"
 	while read -r r f first _; do
 		if [ $own = 1 ] && [ "$(head -n 1 "build/verdicts/$r" 2>/dev/null)" = \
