@@ -158,10 +158,6 @@ static void loop_pool(uint64_t *out, uint64_t n, struct pool *pl)
 	}
 }
 
-/* The environment check main() prints: after the pool, so that its macros
- * are not among those the pool's region may not name (recheck.sh). */
-#include "tools/include/env.h"
-
 /* ---------------------------------------------------------- one row run */
 struct worker {
 	const struct row *row;

@@ -7,8 +7,7 @@
  * instruments are the rest: the options, /proc/self/status and mallinfo2()
  * read, the count of bytes live, the arena prediction from glibc's rules
  * and its why line, and the report and CSV.  None of it calls the
- * student's code.  Its macros stay here, among arenas.c's: make check
- * refuses a region that names one (tools/grading/recheck.sh).
+ * student's code.
  *   parse_options()                   the options
  *   read_status()                     VmRSS, RssAnon, VmHWM, VmSize
  *   count_alloc(), count_free()       bytes live: live_now, live_peak
@@ -29,21 +28,8 @@
 #define MEDIUM_MAX MODEL_LAB6_MEDIUM_MAX   /* medium blocks: 513 bytes to 16 KiB */
 #define BIG_EVERY 8u            /* about one request in 8 is big ... */
 #define BIG_TIMES 8u            /* ... eight times the usual burst */
-/* glibc's own constants (malloc/malloc.c, malloc/arena.c, 2.26 to 2.41):
- * NARENAS_FROM_NCORES(n) is n x 8 on 64-bit, n x 2 on 32-bit; arena_test
- * defaults to NARENAS_FROM_NCORES(1); HEAP_MAX_SIZE is twice
- * DEFAULT_MMAP_THRESHOLD_MAX: 2 x 32 MiB on 64-bit, 2 x 512 KiB on 32-bit
- * (glibc-2.36 malloc/malloc.c:964-972, 1935-1936, malloc/arena.c:29-31). */
-#define ARENAS_PER_CPU (sizeof(long) == 4 ? 2u : 8u)
-#define HEAP_MAX_BYTES (sizeof(long) == 4 ? 1ull << 20 : 64ull << 20)
 
 /* ----------------------------------------------------------------- options */
-
-/* The most each count option takes. */
-#define MAX_THREADS 256u
-#define MAX_ROUNDS 1000000u
-#define MAX_BLOCKS 100000u
-#define MAX_LIVE 1000000u
 
 enum output { OUTPUT_REPORT, OUTPUT_CSV };
 
@@ -100,10 +86,6 @@ struct result {
 };
 
 /* ----------------------------------------- defined in tools/kit/arenas.c */
-
-/* Only the unit calls it; declared so that a region defining a usage() of
- * its own fails to compile, as make check expects (tests/recheck.sh). */
-void usage(FILE *out);
 
 struct options parse_options(int argc, char **argv);
 

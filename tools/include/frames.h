@@ -31,10 +31,6 @@
 #define FRAME_BYTES MODEL_FRAME_BYTES
 #define SAMPLE_STRIDE MODEL_SAMPLE_STRIDE   /* check_frame() looks at every 8th pixel */
 #define MAX_FRAMES MODEL_FRAMES_MAX
-/* These two are tools/kit/frames.c's, kept among frames.c's macros: make
- * check refuses a region that names one (tools/grading/recheck.sh). */
-#define MIB (1024.0 * 1024.0)
-#define HEAP_PROBE_PAGES 4096u   /* a larger heap top is counted as unmapped past this */
 
 /* The model's kinds (tools/include/model.h: their names too), in its order. */
 enum alloc_kind {
@@ -113,10 +109,6 @@ struct trim_result {
 };
 
 /* ----------------------------------------- defined in tools/kit/frames.c */
-
-/* Only the unit calls it; declared so that a region defining a usage() of
- * its own fails to compile, as make check expects (tests/recheck.sh). */
-void usage(FILE *out);
 
 struct options parse_options(int argc, char **argv);
 

@@ -24,6 +24,7 @@
 #ifndef MALLOC_LABS_MALLOC_VARIANCE_H
 #define MALLOC_LABS_MALLOC_VARIANCE_H
 
+#include "env.h"
 #include "work.h"
 
 #define MAX_THREADS 64

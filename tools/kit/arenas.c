@@ -16,7 +16,21 @@
 #include <sched.h>
 #include <sys/sysinfo.h>
 
+/* glibc's own constants (malloc/malloc.c, malloc/arena.c, 2.26 to 2.41):
+ * NARENAS_FROM_NCORES(n) is n x 8 on 64-bit, n x 2 on 32-bit; arena_test
+ * defaults to NARENAS_FROM_NCORES(1); HEAP_MAX_SIZE is twice
+ * DEFAULT_MMAP_THRESHOLD_MAX: 2 x 32 MiB on 64-bit, 2 x 512 KiB on 32-bit
+ * (glibc-2.36 malloc/malloc.c:964-972, 1935-1936, malloc/arena.c:29-31). */
+#define ARENAS_PER_CPU (sizeof(long) == 4 ? 2u : 8u)
+#define HEAP_MAX_BYTES (sizeof(long) == 4 ? 1ull << 20 : 64ull << 20)
+
 /* ------------------------------------------ options: their defaults, usage */
+
+/* The most each count option takes. */
+#define MAX_THREADS 256u
+#define MAX_ROUNDS 1000000u
+#define MAX_BLOCKS 100000u
+#define MAX_LIVE 1000000u
 
 /* Where parse_options() starts, and what usage() calls the default. */
 static const struct options defaults = {
@@ -24,7 +38,7 @@ static const struct options defaults = {
 	.output = OUTPUT_REPORT,
 };
 
-void usage(FILE *out)
+static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: %s [options]\n"

@@ -12,6 +12,8 @@
 #include "../include/frames.h"
 #include "../include/work.h"
 
+#define MIB (1024.0 * 1024.0)
+
 /* The report's words for each --alloc, in enum alloc_kind's order. */
 static const char *const alloc_blurbs[] = {
 	"calloc() per frame (the completed program)",
@@ -28,7 +30,7 @@ static const struct options defaults = {
 	.frames = 100, .alloc = ALLOC_CALLOC, .size = FRAME_BYTES, .output = OUTPUT_REPORT,
 };
 
-void usage(FILE *out)
+static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: %s [options]\n"
@@ -127,6 +129,7 @@ static uint64_t smallest_huge_page(const struct options *o, const struct model_p
  */
 /* (struct model_heap, tools/include/model.h: the top chunk's offset into
  * its page, its size, its pages mapped, the heap below it.) */
+#define HEAP_PROBE_PAGES 4096u   /* a larger top is counted as unmapped past this */
 
 /* mallinfo's keepcost: the size of the main arena's top chunk. */
 static uint64_t heap_top_bytes(void)

@@ -12,7 +12,6 @@
  */
 /* This unit reads the program's env_build, it does not define it. */
 #define KIT_UNIT 1
-#include "../include/env.h"
 #include "../include/malloc_variance.h"
 
 #include <malloc.h>
