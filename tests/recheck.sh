@@ -48,8 +48,8 @@ kit-macro|frames.c|lab1.tune_allocator|static void tune_allocator(int verbose) {
 open-comment|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return malloc_trim(0); } /*|line 1: a comment never closed
 open-string|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return \"x; }|line 1: a string never closed
 dollar|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { int a\$b = 0; return a\$b; }|a character C does not use outside strings
-kit-clash|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return malloc_trim(0); }\nstatic void usage(void) { }|it defines usage, a name the kit's program uses: name yours otherwise
-kit-name|arenas.c|lab6.give_memory_back|static double kib(unsigned long b) { return b / 1024.0; }\nstatic int give_memory_back(void) { return malloc_trim(0) + (kib(0) > 0); }|it defines kib, a name the kit's program uses: name yours otherwise
+kit-clash|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return malloc_trim(0); }\nstatic void read_status(void) { }|it defines read_status, a name the kit's program uses: name yours otherwise
+kit-name|arenas.c|lab6.give_memory_back|static int block_size(void) { return 0; }\nstatic int give_memory_back(void) { return malloc_trim(0) + block_size(); }|it defines block_size, a name the kit's program uses: name yours otherwise
 kit-type|arenas.c|lab6.give_memory_back|struct options { int mine; };\nstatic int give_memory_back(void) { return malloc_trim(0); }|the kit's program does not compile with it
 system|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return system(\"true\") + malloc_trim(0); }|it uses system, which lab6.give_memory_back may not
 fork|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return fork() + malloc_trim(0); }|it uses fork, which lab6.give_memory_back may not
@@ -77,11 +77,14 @@ while IFS='|' read -r name file region text want; do
 done <<<"$ROWS"
 cmp_num "recheck: attack rows checked" "$n" -ge "$([ "$TEST_TIER" = quick ] && echo 4 || echo 24)"
 
-# An honest helper of its own and a function-local static are taken.
+# An honest helper of its own and a function-local static are taken, and
+# so is a helper named like a static of the kit's unit (kib, in
+# tools/kit/arenas.c): another file's, never met by the region.
 upload "$TMP/up-helper" arenas.c lab6.give_memory_back \
-	'static int counted(void) { static int n; return ++n; }\nstatic int give_memory_back(void) { (void)counted(); return malloc_trim(0); }'
-if $R --verdicts "$TMP/up-helper" >"$TMP/helper.out" 2>&1 || grep -q '^  lab6.give_memory_back .* taken$' "$TMP/helper.out"; then
-	pass "recheck takes a region with a static helper and a function-local static"
+	'static int counted(void) { static int n; return ++n; }\nstatic double kib(unsigned long b) { return b / 1024.0; }\nstatic int give_memory_back(void) { (void)counted(); return malloc_trim(0) + (kib(0) > 0); }'
+$R --verdicts "$TMP/up-helper" >"$TMP/helper.out" 2>&1
+if grep -q '^  lab6.give_memory_back .* taken$' "$TMP/helper.out"; then
+	pass "recheck takes a region with a static helper, a function-local static and a unit's static's name"
 else fail "recheck takes an honest helper" "$(grep -A1 lab6 "$TMP/helper.out")"; fi
 
 # Natural C for the task: perror() then exit() when mallopt() refuses,

@@ -184,12 +184,14 @@ refuse_why() {
 }
 
 # kit_names: $T/names/FILE.names, for each lab program FILE with a
-# region, every function and variable the kit's own objects define (nm):
-# FILE with each region its stub, its own unit (tools/kit/FILE) and the
-# library's units, compiled at -O0 so that none is inlined away; and
-# $T/names/NAME.stub, the names region NAME's stub writes (its functions
-# among them), which the region may define.  Status 1 when one of the
-# kit's files does not compile.
+# region, the names a region spliced into FILE would meet (nm, compiled at
+# -O0 so that none is inlined away): every function and variable FILE
+# defines with each region its stub, and the global ones of its own unit
+# (tools/kit/FILE) and of the library's units.  A unit's static is its
+# own file's: a region may use its name.  And $T/names/NAME.stub, the
+# names region NAME's stub writes (its functions among them), which the
+# region may define.  Status 1 when one of the kit's files does not
+# compile.
 kit_names() {
 	local f u n objs labs=" $(lab_programs | tr '\n' ' ') "
 	mkdir -p "$T/names" || return 1
@@ -202,15 +204,16 @@ kit_names() {
 	done
 	wait
 	for f in $(printf '%s\n' "$regions" | awk '!seen[$2]++ { print $2 }'); do
-		objs=("$T/names/$f.o")
+		objs=()
 		for u in tools/kit/*.c; do
 			n=${u##*/}
 			[[ $labs == *" ${n%.c} "* ]] && [ "$n" != "$f" ] && continue
 			objs+=("$T/names/unit.$n.o")
 		done
-		ls "${objs[@]}" >/dev/null 2>&1 || return 1
-		nm -P --defined-only "${objs[@]}" | awk '$2 ~ /^[BbCDdGgiRrSsTtVvWw]$/ && $1 !~ /\./ { print $1 }' |
-			sort -u >"$T/names/$f.names" || return 1
+		ls "$T/names/$f.o" "${objs[@]}" >/dev/null 2>&1 || return 1
+		{ nm -P --defined-only "$T/names/$f.o" | awk '$2 ~ /^[BbCDdGgiRrSsTtVvWw]$/'
+		  nm -P --defined-only "${objs[@]}" | awk '$2 ~ /^[BCDGiRSTVW]$/'; } |
+			awk '$1 !~ /\./ { print $1 }' | sort -u >"$T/names/$f.names" || return 1
 	done
 	while read -r r _; do
 		tools/grading/regioncheck --idents "tools/exercises/$r.c" | sort -u >"$T/names/$r.stub" || return 1
