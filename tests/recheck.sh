@@ -49,7 +49,7 @@ open-comment|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { 
 open-string|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return \"x; }|line 1: a string never closed
 dollar|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { int a\$b = 0; return a\$b; }|a character C does not use outside strings
 kit-clash|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return malloc_trim(0); }\nstatic void read_status(void) { }|it defines read_status, a name the kit's program uses: name yours otherwise
-kit-name|arenas.c|lab6.give_memory_back|static int block_size(void) { return 0; }\nstatic int give_memory_back(void) { return malloc_trim(0) + block_size(); }|it defines block_size, a name the kit's program uses: name yours otherwise
+kit-name|arenas.c|lab6.give_memory_back|static long env_vmstat(const char *s) { return s != 0; }\nstatic int give_memory_back(void) { return malloc_trim(0) + (int)env_vmstat(0); }|it defines env_vmstat, a name the kit's program uses: name yours otherwise
 kit-type|arenas.c|lab6.give_memory_back|struct options { int mine; };\nstatic int give_memory_back(void) { return malloc_trim(0); }|the kit's program does not compile with it
 system|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return system(\"true\") + malloc_trim(0); }|it uses system, which lab6.give_memory_back may not
 fork|arenas.c|lab6.give_memory_back|static int give_memory_back(void) { return fork() + malloc_trim(0); }|it uses fork, which lab6.give_memory_back may not

@@ -13,8 +13,8 @@
 # tools/exercises/libc.uses (every region's: libc's names) and NAME.uses
 # (its own) let it name, when its object defines a global symbol or a
 # variable at file scope, calls what those two files do not list, defines
-# a function under a name the kit's own objects define (nm: its program
-# outside the regions, its units; its stub's names aside), or has a
+# a function under a name the kit's units define for every file (nm; its
+# stub's names aside), or has a
 # constructor's section, or when the kit's program does not compile with
 # it: so a refused region never scores above the stub, nor below it.  The
 # other exercises are graded as usual.  make check is this run with DIR
@@ -173,8 +173,8 @@ refuse_why() {
 		$2 ~ /^[A-Z]$/ { print "it defines " $1 " for the whole program: make it static"; exit }
 		{ print "it defines " $1 " outside its functions (a variable at file scope): make it a static inside the function"; exit }' R="$r")
 	[ -z "$line" ] || { echo "$line"; return; }
-	# A function it defines under a name the kit's program has (kit_names),
-	# but those of its stub: there the kit's and its own would clash.
+	# A function it defines under a name the kit's units give its program
+	# (kit_names), but those of its stub: there the two would clash.
 	sym=$(nm -P --defined-only "$T/$r.o" | awk '$1 !~ /\./ { print $1 }' | sort -u |
 		comm -12 - "$T/names/$f.names" | comm -23 - "$T/names/$r.stub" | head -n 1)
 	[ -z "$sym" ] || { echo "it defines $sym, a name the kit's program uses: name yours otherwise"; return; }
@@ -184,36 +184,25 @@ refuse_why() {
 }
 
 # kit_names: $T/names/FILE.names, for each lab program FILE with a
-# region, the names a region spliced into FILE would meet (nm, compiled at
-# -O0 so that none is inlined away): every function and variable FILE
-# defines with each region its stub, and the global ones of its own unit
-# (tools/kit/FILE) and of the library's units.  A unit's static is its
-# own file's: a region may use its name.  And $T/names/NAME.stub, the
-# names region NAME's stub writes (its functions among them), which the
-# region may define.  Status 1 when one of the kit's files does not
-# compile.
+# region, the global functions and variables of the kit's library and of
+# FILE's own unit (nm of build/kit, as make built them: a global is never
+# inlined away).  A unit's static is its own file's, so a region may use
+# its name; a name FILE itself defines fails the program's compile (take).
+# And $T/names/NAME.stub, the names region NAME's stub writes, which the
+# region may define.  Status 1 when the kit's objects cannot be made.
 kit_names() {
-	local f u n objs labs=" $(lab_programs | tr '\n' ' ') "
+	local f u files units=
+	files=$(printf '%s\n' "$regions" | awk '!seen[$2]++ { print $2 }')
+	for f in $files; do [ ! -f "tools/kit/$f" ] || units="$units build/kit/${f%.c}.o"; done
 	mkdir -p "$T/names" || return 1
-	for u in tools/kit/*.c; do
-		"$CC" -std=gnu11 -O0 -c -o "$T/names/unit.${u##*/}.o" "$u" >/dev/null 2>&1 &
-	done
-	for f in $(printf '%s\n' "$regions" | awk '!seen[$2]++ { print $2 }'); do
-		{ awk -v DO=stub -v STUBS=tools/exercises -f "$EX" "$f" >"$T/names/$f" &&
-		  "$CC" -std=gnu11 -O0 -c -I "$KIT" -o "$T/names/$f.o" "$T/names/$f"; } >/dev/null 2>&1 &
-	done
-	wait
-	for f in $(printf '%s\n' "$regions" | awk '!seen[$2]++ { print $2 }'); do
-		objs=()
-		for u in tools/kit/*.c; do
-			n=${u##*/}
-			[[ $labs == *" ${n%.c} "* ]] && [ "$n" != "$f" ] && continue
-			objs+=("$T/names/unit.$n.o")
-		done
-		ls "$T/names/$f.o" "${objs[@]}" >/dev/null 2>&1 || return 1
-		{ nm -P --defined-only "$T/names/$f.o" | awk '$2 ~ /^[BbCDdGgiRrSsTtVvWw]$/'
-		  nm -P --defined-only "${objs[@]}" | awk '$2 ~ /^[BCDGiRSTVW]$/'; } |
-			awk '$1 !~ /\./ { print $1 }' | sort -u >"$T/names/$f.names" || return 1
+	# shellcheck disable=SC2086
+	make -s build/kit/libkit.a $units >&2 || return 1
+	for f in $files; do
+		u=build/kit/${f%.c}.o
+		[ -f "tools/kit/$f" ] || u=
+		# shellcheck disable=SC2086
+		nm -P --defined-only build/kit/libkit.a $u | awk '$2 ~ /^[BCDGiRSTVW]$/ && $1 !~ /\./ { print $1 }' |
+			sort -u >"$T/names/$f.names" || return 1
 	done
 	while read -r r _; do
 		tools/grading/regioncheck --idents "tools/exercises/$r.c" | sort -u >"$T/names/$r.stub" || return 1
@@ -248,7 +237,7 @@ if [ $own = 1 ] && [ "$(head -n 1 build/verdicts/all 2>/dev/null)" = "$all_key" 
 	tail -n +2 build/verdicts/all >"$T/alone"
 else
 	make -s tools/grading/regioncheck >&2 || die "tools/grading/regioncheck does not build"
-	kit_names || die "the kit's own files do not compile (with $CC -O0)"
+	kit_names || die "the kit's library cannot be made (make build/kit/libkit.a)"
 	progress "checking the regions"
 	while read -r r f first _; do
 		if [ $own = 1 ] && [ "$(head -n 1 "build/verdicts/$r" 2>/dev/null)" = \
